@@ -1,0 +1,117 @@
+// Package cli implements the kafkalint commands. Writers are injected so
+// tests run the CLI in-process; only main calls os.Exit.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (docs/cli.md).
+const (
+	ExitOK       = 0 // nothing at or above the fail level
+	ExitFindings = 1 // findings at or above the fail level
+	ExitError    = 2 // usage, configuration or load errors
+)
+
+// Streams are the command's output writers.
+type Streams struct {
+	Out io.Writer
+	Err io.Writer
+}
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: ExitError, err: fmt.Errorf(format, args...)}
+}
+
+// Run executes the command line and returns the exit code.
+func Run(ctx context.Context, args []string, s Streams) int {
+	root := newRoot(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(s.Err, "kafkalint: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// Anything cobra itself rejects (unknown flag or command) is a usage error.
+	fmt.Fprintf(s.Err, "kafkalint: %v\n", err)
+	return ExitError
+}
+
+func newRoot(s Streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "kafkalint",
+		Short:         "Lint Apache Kafka cluster configuration before it is deployed",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.AddCommand(newLint(s), newInspect(s), newRules(s), newExplain(s), newVersion(s))
+	return root
+}
+
+// Version is the kafkalint version: set at build time with -ldflags, else
+// the module version from the build info, else "dev".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func newVersion(s Streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the kafkalint version",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(s.Out, "kafkalint %s\n", version())
+			return err
+		},
+	}
+}
+
+// colorWanted reports whether text output should be coloured: not when
+// asked not to, not with NO_COLOR set, and only on a terminal.
+func colorWanted(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"encoding/json"
+
+	"github.com/spf13/cobra"
+
+	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/policies"
+)
+
+func newInspect(s Streams) *cobra.Command {
+	var env, kafkaVersion string
+	cmd := &cobra.Command{
+		Use:   "inspect [flags] PATH...",
+		Short: "Print the normalized cluster model as JSON (the exact input the policies see)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			engine, err := policies.Builtin()
+			if err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			res, err := loader.Load(args, loader.Options{Environment: env, KafkaVersion: kafkaVersion, DefaultKeys: engine.DefaultKeys()})
+			if err != nil {
+				return usageError("%v", err)
+			}
+			out := struct {
+				Version  int               `json:"version"`
+				Clusters []*loader.Cluster `json:"clusters"`
+				Errors   []*loader.Error   `json:"errors"`
+				Files    int               `json:"files"`
+				Skipped  int               `json:"skipped"`
+			}{1, res.Clusters, res.Errors, res.Files, res.Skipped}
+			if out.Clusters == nil {
+				out.Clusters = []*loader.Cluster{}
+			}
+			if out.Errors == nil {
+				out.Errors = []*loader.Error{}
+			}
+			enc := json.NewEncoder(s.Out)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(out); err != nil {
+				return &exitError{code: ExitError, err: err}
+			}
+			if len(res.Errors) > 0 {
+				return &exitError{code: ExitError}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&env, "env", "", "environment of every file: production, staging or development")
+	cmd.Flags().StringVar(&kafkaVersion, "kafka-version", "", "target Kafka version X.Y")
+	return cmd
+}

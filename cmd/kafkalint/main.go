@@ -1,0 +1,17 @@
+// Command kafkalint lints Apache Kafka cluster configuration.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/kafkalint/kafkalint/cmd/kafkalint/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Run(ctx, os.Args[1:], cli.Streams{Out: os.Stdout, Err: os.Stderr})
+	stop()
+	os.Exit(code)
+}

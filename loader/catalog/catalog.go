@@ -1,0 +1,145 @@
+// Package catalog embeds the catalogue of Apache Kafka configuration keys per
+// Kafka release (type, documented default, valid values), derived from
+// Apache Kafka's generated configuration docs; README.md beside this file
+// gives its provenance and licence.
+package catalog
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+//go:embed catalog.json
+var raw []byte
+
+// Scopes of the catalogue.
+const (
+	Broker   = "broker"
+	Topic    = "topic"
+	Producer = "producer"
+	Consumer = "consumer"
+	Admin    = "admin"
+	Mirror   = "mirror"
+)
+
+// Key describes one configuration key in one version and scope.
+type Key struct {
+	Type        string  `json:"type"`
+	Default     *string `json:"default"`
+	ValidValues *string `json:"valid_values"`
+	Deprecated  bool    `json:"deprecated"`
+}
+
+type file struct {
+	Versions map[string]map[string]map[string]Key `json:"versions"`
+}
+
+var load = sync.OnceValue(func() *file {
+	var f file
+	if err := json.Unmarshal(raw, &f); err != nil {
+		panic(fmt.Sprintf("embedded catalog.json is invalid: %v", err))
+	}
+	return &f
+})
+
+// Versions returns the catalogued Kafka versions, oldest first.
+func Versions() []string {
+	var vs []string
+	for v := range load().Versions {
+		vs = append(vs, v)
+	}
+	slices.SortFunc(vs, CompareVersions)
+	return vs
+}
+
+// Newest is the newest catalogued Kafka version.
+func Newest() string {
+	vs := Versions()
+	return vs[len(vs)-1]
+}
+
+// Resolve maps a Kafka version ("3.9", "3.9.1", "4.0.0") to the catalogued
+// release line whose keys and defaults apply: the same major.minor when
+// catalogued, else the nearest catalogued one (older versions than the
+// catalogue covers use its oldest line).
+func Resolve(version string) string {
+	mm := MajorMinor(version)
+	vs := Versions()
+	best := vs[0]
+	for _, v := range vs {
+		if CompareVersions(v, mm) <= 0 {
+			best = v
+		}
+	}
+	return best
+}
+
+// MajorMinor returns "X.Y" of a version string such as "3.9.1".
+func MajorMinor(version string) string {
+	parts := strings.SplitN(strings.TrimPrefix(version, "v"), ".", 3)
+	if len(parts) < 2 {
+		return parts[0] + ".0"
+	}
+	return parts[0] + "." + parts[1]
+}
+
+// ValidVersion reports whether s looks like a Kafka version (X.Y or X.Y.Z).
+func ValidVersion(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if _, err := strconv.Atoi(p); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// CompareVersions compares dotted versions numerically.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	return 0
+}
+
+// Lookup returns a key's description for a catalogued version and scope.
+func Lookup(version, scope, key string) (Key, bool) {
+	k, ok := load().Versions[Resolve(version)][scope][key]
+	return k, ok
+}
+
+// Default returns the documented default of a key as configuration text,
+// without the docs' human suffix ("604800000 (7 days)" → "604800000").
+// ok is false when the key has no default or its default is null.
+func Default(version, scope, key string) (value string, ok bool) {
+	k, found := Lookup(version, scope, key)
+	if !found || k.Default == nil || *k.Default == "null" {
+		return "", false
+	}
+	d := *k.Default
+	if d == `""` {
+		return "", true
+	}
+	if i := strings.Index(d, " ("); i > 0 {
+		d = d[:i]
+	}
+	return d, true
+}

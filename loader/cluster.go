@@ -1,0 +1,463 @@
+package loader
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kafkalint/kafkalint/loader/catalog"
+)
+
+// unionFind groups record indexes and remembers why.
+type unionFind struct {
+	parent  []int
+	reasons map[int][]string
+}
+
+func newUnionFind(n int) *unionFind {
+	u := &unionFind{parent: make([]int, n), reasons: map[int][]string{}}
+	for i := range u.parent {
+		u.parent[i] = i
+	}
+	return u
+}
+
+func (u *unionFind) find(i int) int {
+	for u.parent[i] != i {
+		u.parent[i] = u.parent[u.parent[i]]
+		i = u.parent[i]
+	}
+	return i
+}
+
+func (u *unionFind) union(a, b int, reason string) {
+	ra, rb := u.find(a), u.find(b)
+	if ra == rb {
+		return
+	}
+	u.parent[rb] = ra
+	u.reasons[ra] = append(append(u.reasons[ra], u.reasons[rb]...), reason)
+	delete(u.reasons, rb)
+}
+
+// isLocalHost reports hosts that mean "this machine": they identify nothing
+// across directories, since every quick-start uses them.
+func isLocalHost(h string) bool {
+	switch strings.ToLower(h) {
+	case "", "localhost", "127.0.0.1", "::1", "0.0.0.0", "::":
+		return true
+	}
+	return false
+}
+
+// endpointKey names an endpoint for grouping. Loopback endpoints only link
+// files in the same directory.
+func endpointKey(dir, host string, port int) string {
+	if isLocalHost(host) {
+		return fmt.Sprintf("local %s:%d in %s", "localhost", port, dir)
+	}
+	return fmt.Sprintf("%s:%d", strings.ToLower(host), port)
+}
+
+// nodeKeys are the endpoints that identify a node's controller quorum: its
+// voter entries, its bootstrap servers, and its own controller listener.
+func quorumKeys(n *Node) []string {
+	dir := path.Dir(n.File)
+	var keys []string
+	for _, v := range n.Quorum.Voters {
+		if v.Error == "" {
+			keys = append(keys, endpointKey(dir, v.Host, v.Port))
+		}
+	}
+	for _, b := range n.Quorum.BootstrapServers {
+		keys = append(keys, endpointKey(dir, b.Host, b.Port))
+	}
+	if n.IsController {
+		for _, l := range controllerEndpoints(n) {
+			keys = append(keys, endpointKey(dir, l.Host, l.Port))
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// controllerEndpoints are the advertised (else bound) listeners named in
+// controller.listener.names.
+func controllerEndpoints(n *Node) []Listener {
+	var out []Listener
+	for _, name := range n.ControllerListenerNames {
+		u := strings.ToUpper(name)
+		found := false
+		for _, l := range n.Advertised {
+			if l.Name == u && l.Error == "" {
+				out, found = append(out, l), true
+			}
+		}
+		if found {
+			continue
+		}
+		for _, l := range n.Listeners {
+			if l.Name == u && l.Error == "" {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// brokerEndpoints are the endpoints clients connect to: advertised
+// listeners, else listeners, minus controller listeners.
+func brokerEndpoints(n *Node) []Listener {
+	ls := n.Advertised
+	if len(ls) == 0 {
+		ls = n.Listeners
+	}
+	var out []Listener
+	for _, l := range ls {
+		if l.Error == "" && !slices.ContainsFunc(n.ControllerListenerNames, func(c string) bool { return strings.EqualFold(c, l.Name) }) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// buildClusters groups records into clusters (see docs/model.md, "Grouping").
+func buildClusters(recs []*record, opts Options) []*Cluster {
+	slices.SortFunc(recs, func(a, b *record) int { return cmp.Compare(a.file, b.file) })
+	u := newUnionFind(len(recs))
+	owner := map[string]int{}
+	keysOf := map[int][]string{}
+	link := func(i int, key, why string) {
+		keysOf[i] = append(keysOf[i], key)
+		if j, ok := owner[key]; ok {
+			u.union(j, i, why)
+			return
+		}
+		owner[key] = i
+	}
+	// 1. Nodes that share a quorum endpoint.
+	for i, r := range recs {
+		if r.kind == KindNode {
+			for _, k := range quorumKeys(r.node) {
+				link(i, "quorum "+k, "shared controller quorum endpoint "+k)
+			}
+		}
+	}
+	// 2. meta.properties attach to a node config in the same or parent
+	// directory, and metas with one cluster.id link their nodes.
+	metaNode := map[int]int{}
+	for i, r := range recs {
+		if r.kind != KindMeta {
+			continue
+		}
+		dir := path.Dir(r.file)
+		for _, d := range []string{dir, path.Dir(dir)} {
+			if j := onlyNodeIn(recs, d); j >= 0 {
+				metaNode[i] = j
+				u.union(j, i, "meta.properties beside its node config "+r.file)
+				break
+			}
+		}
+		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.value) != "" {
+			link(i, "cluster.id "+strings.TrimSpace(s.value), "same cluster.id "+strings.TrimSpace(s.value))
+		}
+	}
+	// 3. Same directory: nodes there are one cluster unless what identifies
+	// their quorums keeps them apart.
+	byDir := map[string][]int{}
+	for i, r := range recs {
+		if r.kind == KindNode {
+			byDir[path.Dir(r.file)] = append(byDir[path.Dir(r.file)], i)
+		}
+	}
+	for _, dir := range sortedKeys(byDir) {
+		idx := byDir[dir]
+		for a := range idx {
+			for b := a + 1; b < len(idx); b++ {
+				i, j := idx[a], idx[b]
+				if u.find(i) == u.find(j) {
+					continue
+				}
+				if len(componentKeys(u, keysOf, i)) == 0 || len(componentKeys(u, keysOf, j)) == 0 {
+					u.union(i, j, "same directory "+dir)
+				}
+			}
+		}
+	}
+	// 4. Clients join the cluster whose broker endpoints their
+	// bootstrap.servers name, else the only cluster in their directory.
+	brokerAt := map[string]int{}
+	for i, r := range recs {
+		if r.kind == KindNode && r.node.IsBroker {
+			for _, l := range brokerEndpoints(r.node) {
+				brokerAt[endpointKey(path.Dir(r.file), l.Host, l.Port)] = i
+			}
+		}
+	}
+	for i, r := range recs {
+		if r.kind != KindClient {
+			continue
+		}
+		joined := false
+		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.value) {
+			for _, e := range splitList(s.value) {
+				ep, msg := parseHostPort(e)
+				if msg != "" {
+					continue
+				}
+				if j, ok := brokerAt[endpointKey(path.Dir(r.file), ep.Host, ep.Port)]; ok {
+					u.union(j, i, "client bootstrap.servers "+e+" in "+r.file)
+					joined = true
+					break
+				}
+			}
+		}
+		if !joined {
+			roots := map[int]bool{}
+			for _, j := range byDir[path.Dir(r.file)] {
+				roots[u.find(j)] = true
+			}
+			if len(roots) == 1 {
+				for root := range roots {
+					u.union(root, i, "client in the same directory "+path.Dir(r.file))
+				}
+			}
+		}
+	}
+	groups := map[int][]int{}
+	for i := range recs {
+		groups[u.find(i)] = append(groups[u.find(i)], i)
+	}
+	var clusters []*Cluster
+	for root, members := range groups {
+		c := newCluster(opts)
+		c.GroupedBy = u.reasons[root]
+		if c.GroupedBy == nil {
+			c.GroupedBy = []string{}
+		}
+		slices.Sort(c.GroupedBy)
+		c.GroupedBy = slices.Compact(c.GroupedBy)
+		for _, i := range members {
+			addRecord(c, recs[i], opts)
+		}
+		c.Name = clusterName(c)
+		clusters = append(clusters, c)
+	}
+	slices.SortFunc(clusters, func(a, b *Cluster) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Files[0].Path, b.Files[0].Path))
+	})
+	for i := 1; i < len(clusters); i++ {
+		if clusters[i].Name == clusters[i-1].Name {
+			clusters[i].Name = fmt.Sprintf("%s (%s)", clusters[i].Name, path.Base(clusters[i].Files[0].Path))
+		}
+	}
+	return clusters
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func componentKeys(u *unionFind, keysOf map[int][]string, i int) []string {
+	root := u.find(i)
+	var keys []string
+	for j, ks := range keysOf {
+		if u.find(j) == root {
+			keys = append(keys, ks...)
+		}
+	}
+	return keys
+}
+
+// onlyNodeIn returns the index of the single node config in dir, or -1.
+func onlyNodeIn(recs []*record, dir string) int {
+	found := -1
+	for i, r := range recs {
+		if r.kind == KindNode && path.Dir(r.file) == dir {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+func newCluster(opts Options) *Cluster {
+	c := &Cluster{
+		KafkaVersion: catalog.Newest(), KafkaVersionSource: "default",
+		Files: []*SourceFile{}, Nodes: []*Node{}, Clients: []*Client{}, Meta: []*MetaProperties{}, MirrorMakers: []*MirrorMaker{},
+	}
+	if opts.KafkaVersion != "" {
+		c.KafkaVersion, c.KafkaVersionSource = opts.KafkaVersion, "flag"
+	}
+	return c
+}
+
+// clusterName is the deepest directory holding all of the cluster's files.
+func clusterName(c *Cluster) string {
+	if len(c.Nodes) == 0 {
+		return c.Files[0].Path
+	}
+	dir := path.Dir(c.Files[0].Path)
+	for _, f := range c.Files[1:] {
+		for dir != "." && dir != "/" && !strings.HasPrefix(f.Path, dir+"/") {
+			dir = path.Dir(dir)
+		}
+	}
+	return dir
+}
+
+// addRecord types a record's settings for the cluster's Kafka version and
+// adds it to the cluster.
+func addRecord(c *Cluster, r *record, opts Options) {
+	c.Files = append(c.Files, &SourceFile{
+		Path: r.file, Kind: r.kind, Format: r.format, Environment: r.env, EnvironmentSource: r.envSource,
+		Duplicates: nonNil(r.duplicates),
+	})
+	switch r.kind {
+	case KindNode:
+		r.node.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Broker}, opts.DefaultKeys[catalog.Broker])
+		c.Nodes = append(c.Nodes, r.node)
+	case KindClient:
+		scopes := clientScopes(r.clientKind)
+		cl := &Client{File: r.file, Environment: r.env, Kind: r.clientKind, BootstrapServers: []Endpoint{}}
+		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.value) {
+			for _, e := range splitList(s.value) {
+				if ep, msg := parseHostPort(e); msg == "" {
+					ep.Loc = s.loc
+					cl.BootstrapServers = append(cl.BootstrapServers, ep)
+				}
+			}
+		}
+		var defaults []string
+		if r.clientKind != "client" { // a file mixing roles gets no guessed defaults
+			defaults = opts.DefaultKeys[scopes[0]]
+		}
+		cl.Settings = typedSettings(r, c.KafkaVersion, scopes, defaults)
+		c.Clients = append(c.Clients, cl)
+	case KindMeta:
+		c.Meta = append(c.Meta, &MetaProperties{File: r.file, Environment: r.env, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
+	case KindMirrorMaker:
+		mm := &MirrorMaker{File: r.file, Environment: r.env, Clusters: []string{}}
+		if s, ok := r.get("clusters"); ok {
+			mm.Clusters = splitList(s.value)
+		}
+		mm.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Mirror}, opts.DefaultKeys[catalog.Mirror])
+		c.MirrorMakers = append(c.MirrorMakers, mm)
+	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func clientScopes(kind string) []string {
+	switch kind {
+	case "producer":
+		return []string{catalog.Producer, catalog.Admin}
+	case "consumer":
+		return []string{catalog.Consumer, catalog.Admin}
+	case "admin":
+		return []string{catalog.Admin}
+	}
+	return []string{catalog.Producer, catalog.Consumer, catalog.Admin}
+}
+
+// metaTypes are the typed fields of meta.properties.
+var metaTypes = map[string]string{"version": "int", "node.id": "int", "broker.id": "int"}
+
+// typedSettings types every explicit setting and adds the documented
+// default of each key in defaults that the file does not set.
+func typedSettings(r *record, version string, scopes []string, defaults []string) map[string]*Setting {
+	out := make(map[string]*Setting, len(r.settings)+len(defaults))
+	for _, s := range r.settings {
+		typ := typeOf(version, scopes, s.key)
+		if r.kind == KindMeta {
+			typ = cmp.Or(metaTypes[s.key], "string")
+		}
+		out[s.key] = newSetting(s.key, s.value, typ, SourceExplicit, s.loc)
+	}
+	for _, key := range defaults {
+		if _, ok := out[key]; ok || len(scopes) == 0 {
+			continue
+		}
+		if d, ok := catalog.Default(version, scopes[0], key); ok {
+			out[key] = newSetting(key, d, typeOf(version, scopes, key), SourceDefault, Location{File: r.file, Line: 1, Column: 1})
+		}
+	}
+	return out
+}
+
+// typeOf returns a key's ConfigDef type: from the cluster's version, else
+// from any catalogued version (keys removed in newer Kafka keep their type),
+// else "string".
+func typeOf(version string, scopes []string, key string) string {
+	for _, s := range scopes {
+		if k, ok := catalog.Lookup(version, s, key); ok {
+			return k.Type
+		}
+	}
+	vs := catalog.Versions()
+	for i := len(vs) - 1; i >= 0; i-- {
+		for _, s := range scopes {
+			if k, ok := catalog.Lookup(vs[i], s, key); ok {
+				return k.Type
+			}
+		}
+	}
+	return "string"
+}
+
+func newSetting(key, raw, typ, source string, loc Location) *Setting {
+	s := &Setting{Key: key, Raw: raw, Type: typ, Source: source, Loc: loc}
+	if isPlaceholder(raw) {
+		s.Unknown = true
+		return s
+	}
+	s.Value, s.Invalid = typedValue(typ, raw)
+	return s
+}
+
+// typedValue parses raw as ConfigDef would for typ. On failure it returns a
+// nil value and the reason.
+func typedValue(typ, raw string) (value any, invalid string) {
+	v := strings.TrimSpace(raw)
+	switch typ {
+	case "boolean":
+		switch strings.ToLower(v) {
+		case "true":
+			return true, ""
+		case "false":
+			return false, ""
+		}
+		return nil, fmt.Sprintf("%q is not a boolean (true or false)", v)
+	case "int", "short", "long":
+		bits := map[string]int{"int": 32, "short": 16, "long": 64}[typ]
+		n, err := strconv.ParseInt(v, 10, bits)
+		if err != nil {
+			return nil, fmt.Sprintf("%q is not a valid %s", v, typ)
+		}
+		return n, ""
+	case "double":
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, fmt.Sprintf("%q is not a number", v)
+		}
+		return f, ""
+	case "list":
+		return splitList(v), ""
+	}
+	return v, ""
+}

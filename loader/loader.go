@@ -1,0 +1,209 @@
+// Package loader turns Kafka configuration files into the normalized cluster
+// model (model.go) that the policies evaluate. Formats differ only here:
+// every parser produces the same records, which are then grouped into
+// clusters and typed against Kafka's catalogue for the cluster's version.
+package loader
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/kafkalint/kafkalint/loader/catalog"
+)
+
+// Options control loading.
+type Options struct {
+	// Environment forces the environment of every file ("" = infer from path).
+	Environment string
+	// KafkaVersion is the target Kafka version ("" = newest catalogued).
+	KafkaVersion string
+	// DefaultKeys lists, per catalogue scope, the keys whose documented
+	// default is added to a record's settings when the file does not set
+	// them (the keys the policies read).
+	DefaultKeys map[string][]string
+	// Dir is the directory paths are shown relative to ("" = working directory).
+	Dir string
+}
+
+// Error is a file that could not be read or parsed.
+type Error struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Message)
+}
+
+// Result is everything loaded from a set of paths.
+type Result struct {
+	Clusters []*Cluster
+	Errors   []*Error
+	Files    int // files read (parsed or failed)
+	Skipped  int // files read that hold no Kafka configuration
+}
+
+// Environments accepted by Options.Environment.
+var Environments = []string{"production", "staging", "development"}
+
+// skipDirs are never walked into.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true}
+
+// Load reads every path (files, or directories walked recursively).
+func Load(paths []string, opts Options) (*Result, error) {
+	if opts.Environment != "" && !slices.Contains(Environments, opts.Environment) {
+		return nil, fmt.Errorf("unknown environment %q (want one of %s)", opts.Environment, strings.Join(Environments, ", "))
+	}
+	if opts.KafkaVersion != "" && !catalog.ValidVersion(opts.KafkaVersion) {
+		return nil, fmt.Errorf("invalid Kafka version %q (want X.Y, e.g. 3.9)", opts.KafkaVersion)
+	}
+	if opts.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
+		opts.Dir = wd
+	}
+	res := &Result{}
+	files := collect(paths, opts.Dir, res)
+	recs := parseAll(files, opts)
+	var all []*record
+	for _, r := range recs {
+		res.Files++
+		switch {
+		case r.err != nil:
+			res.Errors = append(res.Errors, r.err)
+		case r.kind == "":
+			res.Skipped++
+		default:
+			all = append(all, r)
+		}
+	}
+	res.Clusters = buildClusters(all, opts)
+	slices.SortFunc(res.Errors, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
+	})
+	return res, nil
+}
+
+type input struct {
+	path    string // as opened
+	display string // relative, slash-separated
+	explicit bool  // named on the command line (parsed whatever its extension)
+}
+
+// collect expands the paths into files, recording unreadable paths as errors.
+func collect(paths []string, dir string, res *Result) []input {
+	seen := map[string]bool{}
+	var out []input
+	add := func(p string, explicit bool) {
+		abs, err := filepath.Abs(p)
+		if err != nil || seen[abs] {
+			return
+		}
+		seen[abs] = true
+		out = append(out, input{path: p, display: displayPath(abs, dir), explicit: explicit})
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readError(err)})
+			continue
+		}
+		if !info.IsDir() {
+			add(p, true)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				res.Errors = append(res.Errors, &Error{File: displayPath(path, dir), Message: readError(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if path != p && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && formatOf(d.Name()) != "" {
+				add(path, false)
+			}
+			return nil
+		})
+		if err != nil {
+			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readError(err)})
+		}
+	}
+	return out
+}
+
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("cannot read: %v", pe.Err)
+	}
+	return fmt.Sprintf("cannot read: %v", err)
+}
+
+func displayPath(p, dir string) string {
+	abs, err := filepath.Abs(p)
+	if err == nil {
+		if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+		p = abs
+	}
+	return filepath.ToSlash(p)
+}
+
+// formatOf names the parser for a file found while walking a directory, or
+// "" when the file is not one kafkalint reads.
+func formatOf(name string) string {
+	if strings.HasSuffix(strings.ToLower(name), ".properties") {
+		return "properties"
+	}
+	return ""
+}
+
+// parseAll reads and parses files in parallel, keeping their order.
+func parseAll(files []input, opts Options) []*record {
+	out := make([]*record, len(files))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range work {
+				out[i] = parseFile(files[i], opts)
+			}
+		})
+	}
+	for i := range files {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out
+}
+
+func parseFile(in input, opts Options) *record {
+	data, err := os.ReadFile(in.path)
+	if err != nil {
+		return &record{err: &Error{File: in.display, Message: readError(err)}}
+	}
+	return parseProperties(in.display, data, opts)
+}

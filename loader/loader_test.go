@@ -1,0 +1,226 @@
+package loader
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func write(t *testing.T, dir, name, text string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func load(t *testing.T, dir string, opts Options) *Result {
+	t.Helper()
+	opts.Dir = dir
+	res, err := Load([]string{dir}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestEnvironmentOf(t *testing.T) {
+	tests := []struct{ path, env, source string }{
+		{"deploy/prod/kafka/server.properties", "production", EnvFromPath},
+		{"deploy/prod/dev-tools/server.properties", "development", EnvFromPath}, // nearest wins
+		{"envs/uat/server.properties", "staging", EnvFromPath},
+		{"kafka/server-live.properties", "production", EnvFromPath},
+		{"kafka/server.properties", EnvUnknown, EnvUnknown},
+		{"production-eu/a/b.properties", "production", EnvFromPath},
+		{"products/server.properties", EnvUnknown, EnvUnknown}, // no partial-word match
+	}
+	for _, tt := range tests {
+		env, src := environmentOf(tt.path, "")
+		if env != tt.env || src != tt.source {
+			t.Errorf("environmentOf(%q) = %s, %s; want %s, %s", tt.path, env, src, tt.env, tt.source)
+		}
+	}
+	if env, src := environmentOf("deploy/prod/x.properties", "development"); env != "development" || src != EnvFromFlag {
+		t.Errorf("forced environment = %s, %s", env, src)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/server.properties", "process.roles=broker\nnode.id=1\n")
+	write(t, dir, "a/zk.properties", "broker.id=0\nzookeeper.connect=zk:2181\n")
+	write(t, dir, "b/producer.properties", "bootstrap.servers=k:9092\nacks=all\n")
+	write(t, dir, "b/consumer.properties", "bootstrap.servers=k:9092\ngroup.id=g\n")
+	write(t, dir, "b/admin.properties", "bootstrap.servers=k:9092\nsecurity.protocol=SSL\n")
+	write(t, dir, "c/data/meta.properties", "version=1\ncluster.id=abc\nnode.id=1\n")
+	write(t, dir, "d/mm2.properties", "clusters=a,b\na->b.enabled=true\n")
+	write(t, dir, "e/log4j.properties", "log4j.rootLogger=INFO, stdout\n")
+	write(t, dir, "e/notes.txt", "not read\n")
+	res := load(t, dir, Options{})
+	kinds := map[string]string{}
+	for _, c := range res.Clusters {
+		for _, f := range c.Files {
+			kinds[f.Path] = f.Kind
+		}
+		for _, cl := range c.Clients {
+			kinds[cl.File] += "/" + cl.Kind
+		}
+	}
+	want := map[string]string{
+		"a/server.properties": "node", "a/zk.properties": "node",
+		"b/producer.properties": "client/producer", "b/consumer.properties": "client/consumer", "b/admin.properties": "client/admin",
+		"c/data/meta.properties": "meta", "d/mm2.properties": "mirrormaker",
+	}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("kinds mismatch (-want +got):\n%s", diff)
+	}
+	if res.Files != 8 || res.Skipped != 1 {
+		t.Errorf("files = %d, skipped = %d; want 8 read (notes.txt is not walked) and log4j skipped", res.Files, res.Skipped)
+	}
+}
+
+func TestNodeModel(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "prod/c1.properties", "process.roles=controller\nnode.id=1\n"+
+		"controller.quorum.voters=1@c1.example.com:9093,2@[::1]:9093,bad,3@c3.example.com:70000\n"+
+		"listeners=CONTROLLER://c1.example.com:9093\ncontroller.listener.names=CONTROLLER\n")
+	write(t, dir, "prod/b1.properties", "process.roles=broker\nbroker.id=7\n"+
+		"controller.quorum.bootstrap.servers=c1.example.com:9093\n"+
+		"listeners=INTERNAL://:9092,EXTERNAL://b1.example.com:9094\n"+
+		"listener.security.protocol.map=INTERNAL:PLAINTEXT,EXTERNAL:SASL_SSL,CONTROLLER:SSL\n"+
+		"controller.listener.names=CONTROLLER\nmin.insync.replicas=2\nunclean.leader.election.enable=TRUE\nnum.partitions=many\n")
+	res := load(t, dir, Options{DefaultKeys: map[string][]string{"broker": {"min.insync.replicas", "offsets.topic.replication.factor"}}})
+	if len(res.Clusters) != 1 {
+		t.Fatalf("clusters = %d, want 1 (the broker bootstraps from the controller)", len(res.Clusters))
+	}
+	c := res.Clusters[0]
+	ctrl, broker := c.Nodes[1], c.Nodes[0]
+	if ctrl.File != "prod/c1.properties" || !ctrl.IsController || ctrl.IsBroker || ctrl.Quorum.Mode != "static" {
+		t.Errorf("controller = %+v", ctrl)
+	}
+	var voters []string
+	for _, v := range ctrl.Quorum.Voters {
+		if v.Error != "" {
+			voters = append(voters, v.Raw+" ERR")
+			continue
+		}
+		voters = append(voters, v.Raw)
+	}
+	if diff := cmp.Diff([]string{"1@c1.example.com:9093", "2@[::1]:9093", "bad ERR", "3@c3.example.com:70000 ERR"}, voters); diff != "" {
+		t.Errorf("voters mismatch (-want +got):\n%s", diff)
+	}
+	if v := ctrl.Quorum.Voters[1]; v.Host != "::1" || v.Port != 9093 || v.ID != 2 {
+		t.Errorf("IPv6 voter = %+v", v)
+	}
+	if broker.ID == nil || *broker.ID != 7 || broker.Quorum.Mode != "dynamic" || !broker.IsBroker {
+		t.Errorf("broker = %+v", broker)
+	}
+	got := map[string]string{}
+	for _, l := range broker.Listeners {
+		got[l.Name] = l.Host + "|" + l.Protocol
+	}
+	if diff := cmp.Diff(map[string]string{"INTERNAL": "|PLAINTEXT", "EXTERNAL": "b1.example.com|SASL_SSL"}, got); diff != "" {
+		t.Errorf("listeners mismatch (-want +got):\n%s", diff)
+	}
+	s := broker.Settings
+	if s["min.insync.replicas"].Value != int64(2) || s["min.insync.replicas"].Source != SourceExplicit || s["min.insync.replicas"].Loc.Line != 7 {
+		t.Errorf("min.insync.replicas = %+v", s["min.insync.replicas"])
+	}
+	if s["unclean.leader.election.enable"].Value != true {
+		t.Errorf("boolean parsing is case-insensitive like Kafka: %+v", s["unclean.leader.election.enable"])
+	}
+	if d := s["offsets.topic.replication.factor"]; d.Value != int64(3) || d.Source != SourceDefault || d.Loc.Line != 1 {
+		t.Errorf("default = %+v", d)
+	}
+	if bad := s["num.partitions"]; bad.Value != nil || bad.Invalid == "" {
+		t.Errorf("invalid int = %+v, want no value and a reason", bad)
+	}
+	if _, ok := ctrl.Settings["offsets.topic.replication.factor"]; !ok {
+		t.Error("defaults apply to every node config")
+	}
+}
+
+func TestDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "s.properties", "node.id=1\na=1\na=2\nb=1\na=3\n")
+	res := load(t, dir, Options{})
+	d := res.Clusters[0].Files[0].Duplicates
+	want := []Duplicate{
+		{Key: "a", Loc: Location{"s.properties", 3, 1}, Previous: []Location{{"s.properties", 2, 1}}},
+		{Key: "a", Loc: Location{"s.properties", 5, 1}, Previous: []Location{{"s.properties", 2, 1}, {"s.properties", 3, 1}}},
+	}
+	if diff := cmp.Diff(want, d); diff != "" {
+		t.Errorf("duplicates mismatch (-want +got):\n%s", diff)
+	}
+	if v := res.Clusters[0].Nodes[0].Settings["a"].Raw; v != "3" {
+		t.Errorf("a = %q, want the last value as Java keeps it", v)
+	}
+}
+
+func clusterFiles(res *Result) [][]string {
+	var out [][]string
+	for _, c := range res.Clusters {
+		var files []string
+		for _, f := range c.Files {
+			files = append(files, f.Path)
+		}
+		slices.Sort(files)
+		out = append(out, files)
+	}
+	return out
+}
+
+func TestGrouping(t *testing.T) {
+	dir := t.TempDir()
+	// Cluster A: controllers in their own directories, linked by voters.
+	voters := "controller.quorum.voters=1@a1.example.com:9093,2@a2.example.com:9093,3@a3.example.com:9093\n"
+	write(t, dir, "a/c1/server.properties", "process.roles=controller\nnode.id=1\n"+voters)
+	write(t, dir, "a/c2/server.properties", "process.roles=controller\nnode.id=2\n"+voters)
+	// Overlapping but different voter list: still cluster A.
+	write(t, dir, "a/c3/server.properties", "process.roles=controller\nnode.id=3\ncontroller.quorum.voters=1@a1.example.com:9093,2@a2.example.com:9093,4@a4.example.com:9093\n")
+	write(t, dir, "a/b1/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=a1.example.com:9093\nlisteners=PLAINTEXT://b1.a.example.com:9092\n")
+	// A producer elsewhere that names cluster A's broker.
+	write(t, dir, "apps/producer.properties", "bootstrap.servers=b1.a.example.com:9092\nacks=all\n")
+	// Cluster B in a sibling directory with the same ids but other hosts.
+	write(t, dir, "b/c1/server.properties", "process.roles=controller\nnode.id=1\ncontroller.quorum.voters=1@b1.example.com:9093\n")
+	// Two quick-starts on localhost in different directories stay apart.
+	write(t, dir, "q1/server.properties", "process.roles=broker,controller\nnode.id=1\ncontroller.quorum.voters=1@localhost:9093\n")
+	write(t, dir, "q2/server.properties", "process.roles=broker,controller\nnode.id=1\ncontroller.quorum.voters=1@localhost:9093\n")
+	// A ZooKeeper broker and its meta.properties.
+	write(t, dir, "zk/server.properties", "broker.id=0\nzookeeper.connect=zk:2181\n")
+	write(t, dir, "zk/data/meta.properties", "version=0\nbroker.id=0\ncluster.id=xyz\n")
+	res := load(t, dir, Options{})
+	want := [][]string{
+		{"a/b1/server.properties", "a/c1/server.properties", "a/c2/server.properties", "a/c3/server.properties", "apps/producer.properties"},
+		{"b/c1/server.properties"},
+		{"q1/server.properties"},
+		{"q2/server.properties"},
+		{"zk/data/meta.properties", "zk/server.properties"},
+	}
+	if diff := cmp.Diff(want, clusterFiles(res)); diff != "" {
+		t.Errorf("grouping mismatch (-want +got):\n%s", diff)
+	}
+	if res.Clusters[0].Name != "." && res.Clusters[0].Name == "" {
+		t.Errorf("cluster name empty")
+	}
+	if len(res.Clusters[0].GroupedBy) == 0 {
+		t.Error("grouped_by should say why the files form one cluster")
+	}
+}
+
+func TestUnreadablePathIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Load([]string{filepath.Join(dir, "missing")}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 1 {
+		t.Errorf("errors = %+v, want one", res.Errors)
+	}
+}

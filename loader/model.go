@@ -1,0 +1,146 @@
+package loader
+
+// This file defines the normalized cluster model: the `input` every policy
+// sees, one Cluster per evaluation. docs/model.md documents it and
+// policies/schemas/cluster.json is its JSON Schema; keep the three in step.
+
+// Location points at a place in a source file. Lines and columns are 1-based.
+type Location struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+// Setting sources.
+const (
+	SourceExplicit = "explicit" // written in the file
+	SourceDefault  = "default"  // Kafka's documented default for the cluster's version
+)
+
+// Setting is one configuration value. Value holds the typed value (int64,
+// float64, bool, string or []string) parsed once by the loader; it is absent
+// when the value is unknown (a ${provider:...} placeholder) or does not parse
+// as the key's type, so no rule can compare it.
+type Setting struct {
+	Key     string   `json:"key"`
+	Raw     string   `json:"raw"`
+	Value   any      `json:"value,omitempty"`
+	Type    string   `json:"type"`
+	Unknown bool     `json:"unknown,omitempty"`
+	Invalid string   `json:"invalid,omitempty"`
+	Source  string   `json:"source"`
+	Loc     Location `json:"location"`
+}
+
+// Endpoint is a host:port pair as written.
+type Endpoint struct {
+	Host string   `json:"host"`
+	Port int      `json:"port"`
+	Raw  string   `json:"raw"`
+	Loc  Location `json:"location"`
+}
+
+// Voter is one entry of controller.quorum.voters. ID and Port are zero and
+// Error says why when the entry does not parse.
+type Voter struct {
+	ID    int      `json:"id"`
+	Host  string   `json:"host"`
+	Port  int      `json:"port"`
+	Raw   string   `json:"raw"`
+	Error string   `json:"error,omitempty"`
+	Loc   Location `json:"location"`
+}
+
+// Quorum is a node's view of the KRaft controller quorum.
+type Quorum struct {
+	// Mode is "static" (controller.quorum.voters), "dynamic"
+	// (controller.quorum.bootstrap.servers), "both" or "none".
+	Mode             string     `json:"mode"`
+	Voters           []Voter    `json:"voters"`
+	BootstrapServers []Endpoint `json:"bootstrap_servers"`
+}
+
+// Listener is one entry of listeners or advertised.listeners.
+type Listener struct {
+	Name     string   `json:"name"`
+	Host     string   `json:"host"`
+	Port     int      `json:"port"`
+	Protocol string   `json:"protocol"` // from the effective listener.security.protocol.map; "" if unmapped
+	Raw      string   `json:"raw"`
+	Error    string   `json:"error,omitempty"`
+	Loc      Location `json:"location"`
+}
+
+// Node is one broker, controller or combined server configuration.
+type Node struct {
+	File        string `json:"file"`
+	Environment string `json:"environment"`
+	// Mode is "kraft" (process.roles set) or "zookeeper".
+	Mode                    string              `json:"mode"`
+	Roles                   []string            `json:"roles"`
+	IsBroker                bool                `json:"is_broker"`
+	IsController            bool                `json:"is_controller"`
+	ID                      *int                `json:"id,omitempty"` // node.id, else broker.id; absent when unset or unknown
+	Quorum                  Quorum              `json:"quorum"`
+	Listeners               []Listener          `json:"listeners"`
+	Advertised              []Listener          `json:"advertised_listeners"`
+	ControllerListenerNames []string            `json:"controller_listener_names"`
+	Settings                map[string]*Setting `json:"settings"`
+}
+
+// Client is a producer, consumer, admin or generic client configuration.
+type Client struct {
+	File             string              `json:"file"`
+	Environment      string              `json:"environment"`
+	Kind             string              `json:"kind"` // producer | consumer | admin | client
+	BootstrapServers []Endpoint          `json:"bootstrap_servers"`
+	Settings         map[string]*Setting `json:"settings"`
+}
+
+// MetaProperties is a log directory's meta.properties.
+type MetaProperties struct {
+	File        string              `json:"file"`
+	Environment string              `json:"environment"`
+	Settings    map[string]*Setting `json:"settings"`
+}
+
+// MirrorMaker is a MirrorMaker 2 dedicated-mode configuration.
+type MirrorMaker struct {
+	File        string              `json:"file"`
+	Environment string              `json:"environment"`
+	Clusters    []string            `json:"clusters"`
+	Settings    map[string]*Setting `json:"settings"`
+}
+
+// Duplicate is a key written more than once in one file: Loc is the later
+// occurrence, Previous the earlier ones.
+type Duplicate struct {
+	Key      string     `json:"key"`
+	Loc      Location   `json:"location"`
+	Previous []Location `json:"previous"`
+}
+
+// SourceFile is one file that contributed to a cluster.
+type SourceFile struct {
+	Path        string `json:"path"`
+	Kind        string `json:"kind"` // node | client | meta | mirrormaker
+	Format      string `json:"format"`
+	Environment string `json:"environment"`
+	// EnvironmentSource says where Environment came from: "flag", "path" or "unknown".
+	EnvironmentSource string      `json:"environment_source"`
+	Duplicates        []Duplicate `json:"duplicates"`
+}
+
+// Cluster is the unit of evaluation: the files that describe one Kafka
+// cluster (or one unlinked client/MirrorMaker file on its own).
+type Cluster struct {
+	Name               string            `json:"name"`
+	KafkaVersion       string            `json:"kafka_version"`
+	KafkaVersionSource string            `json:"kafka_version_source"` // flag | default
+	GroupedBy          []string          `json:"grouped_by"`
+	Files              []*SourceFile     `json:"files"`
+	Nodes              []*Node           `json:"nodes"`
+	Clients            []*Client         `json:"clients"`
+	Meta               []*MetaProperties `json:"meta"`
+	MirrorMakers       []*MirrorMaker    `json:"mirror_makers"`
+}

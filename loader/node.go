@@ -1,0 +1,213 @@
+package loader
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// buildNode derives a node's structure (roles, id, quorum, listeners) from
+// its raw settings. Settings are typed later, per cluster.
+func buildNode(r *record) *Node {
+	n := &Node{File: r.file, Environment: r.env, Mode: "zookeeper", Roles: []string{}}
+	if s, ok := r.get("process.roles"); ok && strings.TrimSpace(s.value) != "" {
+		n.Mode = "kraft"
+		if isPlaceholder(s.value) {
+			n.Mode = "unknown"
+		} else {
+			n.Roles = splitList(s.value)
+		}
+	}
+	switch n.Mode {
+	case "kraft":
+		n.IsBroker = slices.Contains(n.Roles, "broker")
+		n.IsController = slices.Contains(n.Roles, "controller")
+	case "zookeeper":
+		n.IsBroker = true
+	}
+	for _, key := range []string{"node.id", "broker.id"} {
+		if s, ok := r.get(key); ok {
+			if id, err := strconv.Atoi(strings.TrimSpace(s.value)); err == nil {
+				n.ID = &id
+				break
+			}
+		}
+	}
+	n.Quorum = buildQuorum(r)
+	n.ControllerListenerNames = []string{}
+	if s, ok := r.get("controller.listener.names"); ok && !isPlaceholder(s.value) {
+		n.ControllerListenerNames = splitList(s.value)
+	}
+	protocols := protocolMap(r, n.ControllerListenerNames)
+	n.Listeners = parseListeners(r, "listeners", protocols)
+	n.Advertised = parseListeners(r, "advertised.listeners", protocols)
+	return n
+}
+
+// splitList splits a Kafka LIST value: comma-separated, entries trimmed,
+// blank entries dropped.
+func splitList(v string) []string {
+	out := []string{}
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func buildQuorum(r *record) Quorum {
+	q := Quorum{Mode: "none", Voters: []Voter{}, BootstrapServers: []Endpoint{}}
+	// A key counts as set when it holds at least one entry (or an unknown
+	// placeholder); "" or "," configure nothing, as in Kafka.
+	voters, hasVoters := r.get("controller.quorum.voters")
+	hasVoters = hasVoters && (isPlaceholder(voters.value) || len(splitList(voters.value)) > 0)
+	boot, hasBoot := r.get("controller.quorum.bootstrap.servers")
+	hasBoot = hasBoot && (isPlaceholder(boot.value) || len(splitList(boot.value)) > 0)
+	switch {
+	case hasVoters && hasBoot:
+		q.Mode = "both"
+	case hasVoters:
+		q.Mode = "static"
+	case hasBoot:
+		q.Mode = "dynamic"
+	}
+	if hasVoters && !isPlaceholder(voters.value) {
+		for _, e := range splitList(voters.value) {
+			q.Voters = append(q.Voters, parseVoter(e, voters.loc))
+		}
+	}
+	if hasBoot && !isPlaceholder(boot.value) {
+		for _, e := range splitList(boot.value) {
+			if ep, err := parseHostPort(e); err == "" {
+				ep.Loc = boot.loc
+				q.BootstrapServers = append(q.BootstrapServers, ep)
+			}
+		}
+	}
+	return q
+}
+
+// hostRE is the host syntax Kafka accepts in quorum entries (QuorumConfig).
+var hostRE = regexp.MustCompile(`^[0-9a-zA-Z\-%._:]*$`)
+
+// parseVoter parses `{id}@{host}:{port}` (IPv6 hosts in brackets) with the
+// checks of QuorumConfig.parseVoterConnections.
+func parseVoter(e string, loc Location) Voter {
+	v := Voter{Raw: e, Loc: loc}
+	parts := strings.Split(e, "@")
+	if len(parts) != 2 {
+		v.Error = "entry is not in the form {id}@{host}:{port}"
+		return v
+	}
+	id, err := strconv.Atoi(strings.TrimSpace(parts[0]))
+	if err != nil {
+		v.Error = fmt.Sprintf("voter id %q is not an integer", parts[0])
+		return v
+	}
+	ep, msg := parseHostPort(parts[1])
+	if msg != "" {
+		v.Error = msg
+		return v
+	}
+	v.ID, v.Host, v.Port = id, ep.Host, ep.Port
+	return v
+}
+
+// parseHostPort parses host:port or [ipv6]:port. It returns a message when
+// the entry is malformed.
+func parseHostPort(s string) (Endpoint, string) {
+	ep := Endpoint{Raw: s}
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return ep, fmt.Sprintf("%q has no port", s)
+	}
+	host, portText := s[:i], s[i+1:]
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if !hostRE.MatchString(host) {
+		return ep, fmt.Sprintf("%q is not a valid host name", host)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < 0 {
+		return ep, fmt.Sprintf("port %q is not a number", portText)
+	}
+	if port > 65535 {
+		return ep, fmt.Sprintf("port %d is out of range", port)
+	}
+	ep.Host, ep.Port = host, port
+	return ep, ""
+}
+
+var securityProtocols = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
+
+// protocolMap returns the effective listener.security.protocol.map
+// (AbstractKafkaConfig.effectiveListenerSecurityProtocolMap): the explicit
+// map when set; otherwise each protocol maps to itself and, in KRaft, the
+// controller listener names map to PLAINTEXT unless some listener uses a
+// secure protocol name.
+func protocolMap(r *record, controllerNames []string) map[string]string {
+	m := map[string]string{}
+	if s, ok := r.get("listener.security.protocol.map"); ok && !isPlaceholder(s.value) {
+		for _, e := range splitList(s.value) {
+			name, proto, ok := strings.Cut(e, ":")
+			if ok {
+				m[strings.ToUpper(strings.TrimSpace(name))] = strings.TrimSpace(proto)
+			}
+		}
+		return m
+	}
+	for _, p := range securityProtocols {
+		m[p] = p
+	}
+	secure := false
+	for _, key := range []string{"listeners", "advertised.listeners"} {
+		if s, ok := r.get(key); ok {
+			for _, e := range splitList(s.value) {
+				name, _, _ := strings.Cut(e, "://")
+				if n := strings.ToUpper(name); n != "PLAINTEXT" && slices.Contains(securityProtocols, n) {
+					secure = true
+				}
+			}
+		}
+	}
+	for _, n := range controllerNames {
+		if u := strings.ToUpper(n); u != "PLAINTEXT" && slices.Contains(securityProtocols, u) {
+			secure = true
+		}
+	}
+	if !secure {
+		for _, n := range controllerNames {
+			if _, ok := m[strings.ToUpper(n)]; !ok {
+				m[strings.ToUpper(n)] = "PLAINTEXT"
+			}
+		}
+	}
+	return m
+}
+
+var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+)$`)
+
+func parseListeners(r *record, key string, protocols map[string]string) []Listener {
+	out := []Listener{}
+	s, ok := r.get(key)
+	if !ok || isPlaceholder(s.value) {
+		return out
+	}
+	for _, e := range splitList(s.value) {
+		l := Listener{Raw: e, Loc: s.loc}
+		m := listenerRE.FindStringSubmatch(e)
+		if m == nil {
+			l.Error = fmt.Sprintf("unable to parse %q to a broker endpoint", e)
+			out = append(out, l)
+			continue
+		}
+		l.Name = strings.ToUpper(m[1])
+		l.Host = m[2]
+		l.Port, _ = strconv.Atoi(m[3])
+		l.Protocol = protocols[l.Name]
+		out = append(out, l)
+	}
+	return out
+}

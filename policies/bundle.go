@@ -1,0 +1,82 @@
+// Package policies holds kafkalint's Rego rules (embedded) and the engine
+// that compiles them once, prepares the query once and evaluates it per
+// cluster.
+package policies
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+//go:embed kafkalint schemas/cluster.json
+var bundleFS embed.FS
+
+// ClusterSchema is the JSON Schema of the policies' input.
+func ClusterSchema() []byte {
+	b, err := bundleFS.ReadFile("schemas/cluster.json")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return b
+}
+
+// Module is a Rego source file.
+type Module struct {
+	Path string
+	Text string
+}
+
+// BundleModules returns the embedded Rego modules, with or without tests.
+func BundleModules(withTests bool) ([]Module, error) {
+	var mods []Module
+	err := fs.WalkDir(bundleFS, "kafkalint", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rego") {
+			return err
+		}
+		if !withTests && strings.HasSuffix(p, "_test.rego") {
+			return nil
+		}
+		b, err := bundleFS.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		mods = append(mods, Module{Path: "policies/" + p, Text: string(b)})
+		return nil
+	})
+	return mods, err
+}
+
+// ParseModules parses Rego v1 modules with their METADATA annotations.
+func ParseModules(mods []Module) (map[string]*ast.Module, error) {
+	out := make(map[string]*ast.Module, len(mods))
+	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
+	for _, m := range mods {
+		parsed, err := ast.ParseModuleWithOpts(m.Path, m.Text, opts)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", m.Path, err)
+		}
+		out[m.Path] = parsed
+	}
+	return out, nil
+}
+
+// NewCompiler returns a compiler configured as the engine uses it: strict,
+// with the cluster schema for `schemas` annotations.
+func NewCompiler() (*ast.Compiler, error) {
+	ss := ast.NewSchemaSet()
+	var doc any
+	if err := json.Unmarshal(ClusterSchema(), &doc); err != nil {
+		return nil, fmt.Errorf("cluster schema: %w", err)
+	}
+	ss.Put(ast.MustParseRef("schema.cluster"), doc)
+	return ast.NewCompiler().
+		WithStrict(true).
+		WithSchemas(ss).
+		WithUseTypeCheckAnnotations(true).
+		WithEnablePrintStatements(false), nil
+}

@@ -1,0 +1,259 @@
+package policies
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/report"
+)
+
+// DocsBase is where rule pages live; a page is DocsBase + ID + ".md".
+const DocsBase = "https://github.com/kafkalint/kafkalint/blob/main/docs/rules/"
+
+// Scopes of a rule.
+const (
+	ScopeAll        = "all"
+	ScopeProduction = "production"
+)
+
+// Rule is a rule's metadata, read from its package METADATA.
+type Rule struct {
+	ID          string   `json:"id"`
+	Slug        string   `json:"slug"`
+	Category    string   `json:"category"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Severity    string   `json:"severity"`
+	Scope       string   `json:"scope"`
+	AppliesTo   []string `json:"applies_to"`
+	Keys        []string `json:"keys"`
+	Since       string   `json:"since"`
+	DocsURL     string   `json:"docs_url"`
+	// Path is the rule's package path under data.kafkalint.rules.
+	Path string `json:"-"`
+}
+
+// Engine evaluates the compiled rule set. It is safe for concurrent use.
+type Engine struct {
+	query rego.PreparedEvalQuery
+	rules []*Rule
+	byKey map[string]*Rule // "category/slug"
+}
+
+var builtin = sync.OnceValues(func() (*Engine, error) {
+	mods, err := BundleModules(false)
+	if err != nil {
+		return nil, err
+	}
+	return New(context.Background(), mods)
+})
+
+// Builtin returns the engine for the embedded rules, compiled once per process.
+func Builtin() (*Engine, error) { return builtin() }
+
+// New compiles modules and prepares the query once.
+func New(ctx context.Context, mods []Module) (*Engine, error) {
+	parsed, err := ParseModules(mods)
+	if err != nil {
+		return nil, err
+	}
+	c, err := NewCompiler()
+	if err != nil {
+		return nil, err
+	}
+	if c.Compile(parsed); c.Failed() {
+		return nil, fmt.Errorf("compile policies: %w", c.Errors)
+	}
+	rules, err := rulesFrom(c)
+	if err != nil {
+		return nil, err
+	}
+	q, err := rego.New(rego.Compiler(c), rego.Query("data.kafkalint.rules")).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("prepare policies: %w", err)
+	}
+	e := &Engine{query: q, rules: rules, byKey: map[string]*Rule{}}
+	for _, r := range rules {
+		e.byKey[r.Category+"/"+r.Slug] = r
+	}
+	return e, nil
+}
+
+// rulesFrom reads every rule package's METADATA and checks it is complete.
+func rulesFrom(c *ast.Compiler) ([]*Rule, error) {
+	var rules []*Rule
+	seen := map[string]string{}
+	for _, ref := range c.GetAnnotationSet().Flatten() {
+		a := ref.Annotations
+		if a.Scope != "package" || !ref.Path.HasPrefix(ast.MustParseRef("data.kafkalint.rules")) {
+			continue
+		}
+		if len(ref.Path) != 5 {
+			return nil, fmt.Errorf("%s: rule packages are data.kafkalint.rules.<category>[\"<slug>\"]", ref.Path)
+		}
+		cat, ok1 := ref.Path[3].Value.(ast.String)
+		slug, ok2 := ref.Path[4].Value.(ast.String)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("%s: rule packages are data.kafkalint.rules.<category>[\"<slug>\"]", ref.Path)
+		}
+		r := &Rule{
+			Category: string(cat), Slug: string(slug), Title: a.Title, Description: strings.TrimSpace(a.Description),
+			ID: str(a.Custom["id"]), Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]),
+			Since: str(a.Custom["since"]), AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
+			Path: ref.Path.String(),
+		}
+		r.DocsURL = DocsBase + r.ID + ".md"
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("%s: %w", ref.Location, err)
+		}
+		if other, dup := seen[r.ID]; dup {
+			return nil, fmt.Errorf("%s: rule id %s is also used by %s", ref.Location, r.ID, other)
+		}
+		seen[r.ID] = r.Slug
+		rules = append(rules, r)
+	}
+	slices.SortFunc(rules, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
+	return rules, nil
+}
+
+func (r *Rule) validate() error {
+	switch {
+	case r.ID == "" || r.Title == "" || r.Description == "" || r.Since == "":
+		return fmt.Errorf("rule %q: METADATA needs title, description, custom.id and custom.since", r.Slug)
+	case !slices.Contains(report.Severities, r.Severity):
+		return fmt.Errorf("rule %s: custom.severity %q is not one of %v", r.ID, r.Severity, report.Severities)
+	case r.Scope != ScopeAll && r.Scope != ScopeProduction:
+		return fmt.Errorf("rule %s: custom.scope %q is not all or production", r.ID, r.Scope)
+	}
+	return nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func strs(v any) []string {
+	list, _ := v.([]any)
+	out := []string{}
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Rules returns the rules' metadata, sorted by id.
+func (e *Engine) Rules() []*Rule { return e.rules }
+
+// Rule finds a rule by id or slug.
+func (e *Engine) Rule(idOrSlug string) *Rule {
+	for _, r := range e.rules {
+		if strings.EqualFold(r.ID, idOrSlug) || r.Slug == idOrSlug {
+			return r
+		}
+	}
+	return nil
+}
+
+// DefaultKeys maps each catalogue scope to the keys the rules read, so the
+// loader adds Kafka's default for the ones a file leaves out.
+func (e *Engine) DefaultKeys() map[string][]string {
+	out := map[string][]string{}
+	scopes := []string{catalog.Broker, catalog.Producer, catalog.Consumer, catalog.Admin, catalog.Mirror}
+	for _, r := range e.rules {
+		for _, key := range r.Keys {
+			for _, s := range scopes {
+				if _, ok := catalog.Default(catalog.Newest(), s, key); ok && !slices.Contains(out[s], key) {
+					out[s] = append(out[s], key)
+				}
+			}
+		}
+	}
+	for s := range out {
+		slices.Sort(out[s])
+	}
+	return out
+}
+
+// rawFinding is what a rule's report set holds (see lib/result.rego).
+type rawFinding struct {
+	Message  string            `json:"message"`
+	Key      string            `json:"key"`
+	Location report.Location   `json:"location"`
+	Related  []report.Location `json:"related"`
+}
+
+// Evaluate runs every rule on one cluster.
+func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
+	input, err := ast.InterfaceToValue(c)
+	if err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
+	}
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate cluster %s: %w", c.Name, err)
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, nil
+	}
+	var byCategory map[string]map[string]struct {
+		Report []rawFinding `json:"report"`
+	}
+	if err := convert(rs[0].Expressions[0].Value, &byCategory); err != nil {
+		return nil, err
+	}
+	envOf := map[string]string{}
+	for _, f := range c.Files {
+		envOf[f.Path] = f.Environment
+	}
+	var out []report.Finding
+	for cat, slugs := range byCategory {
+		for slug, pkg := range slugs {
+			r := e.byKey[cat+"/"+slug]
+			if r == nil {
+				continue
+			}
+			for _, rf := range pkg.Report {
+				f, keep := e.finding(r, c, rf, envOf[rf.Location.File])
+				if keep {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// UnknownEnvironmentHint ends the message of a production-only finding in a
+// file whose environment is unknown.
+const UnknownEnvironmentHint = " [environment unknown, treated as production: pass --env or put the file under a path segment such as prod/, staging/ or dev/]"
+
+func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) (report.Finding, bool) {
+	if env == "" {
+		env = loader.EnvUnknown
+	}
+	msg := rf.Message
+	if r.Scope == ScopeProduction {
+		switch env {
+		case "development", "staging":
+			return report.Finding{}, false
+		case loader.EnvUnknown:
+			msg += UnknownEnvironmentHint
+		}
+	}
+	return report.Finding{
+		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg,
+		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
+		Environment: env, Cluster: c.Name, Related: rf.Related, DocsURL: r.DocsURL, Key: rf.Key,
+	}, true
+}

@@ -1,0 +1,78 @@
+package kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor"] as rule
+
+_rest := ": acks=all writes need that many in-sync replicas, so a single replica that is restarting, lagging or down makes every acks=all write fail with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the replication factor (the Kafka docs use 2 with a replication factor of 3)"
+
+_message(prefix) := concat("", [prefix, _rest])
+
+test_fail_equal_on_broker if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 3, 6]])
+	rule.report == {t.finding("server.properties", 6, "min.insync.replicas", _message("min.insync.replicas=3 with default.replication.factor=3"))} with input as t.cluster([node], [])
+}
+
+test_fail_above_on_zookeeper_broker if {
+	node := t.node("server.properties", [], [["default.replication.factor", 2, 5], ["min.insync.replicas", 3, 2]])
+	rule.report == {t.finding("server.properties", 2, "min.insync.replicas", _message("min.insync.replicas=3 with default.replication.factor=2"))} with input as t.cluster([node], [])
+}
+
+test_fail_on_controller if {
+	node := t.node("controller.properties", ["controller"], [["default.replication.factor", 2, 8], ["min.insync.replicas", 2, 9]])
+	rule.report == {t.finding("controller.properties", 9, "min.insync.replicas", _message("min.insync.replicas=2 with default.replication.factor=2"))} with input as t.cluster([node], [])
+}
+
+test_fail_each_node_separately if {
+	bad := t.node("b1/server.properties", ["broker"], [["default.replication.factor", 3, 1], ["min.insync.replicas", 3, 2]])
+	good := t.node("b2/server.properties", ["broker"], [["default.replication.factor", 3, 1], ["min.insync.replicas", 2, 2]])
+	rule.report == {t.finding("b1/server.properties", 2, "min.insync.replicas", _message("min.insync.replicas=3 with default.replication.factor=3"))} with input as t.cluster([bad, good], [])
+}
+
+# A default-source min.insync.replicas is anchored at line 1 of the file and
+# named as Kafka's default (Kafka's real default, 1, can never trigger this
+# rule; the value here only exercises the anchoring).
+test_fail_default_min_isr_anchors_file_start if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 2, 5], ["min.insync.replicas", 2, 0]])
+	rule.report == {t.finding("server.properties", 1, "min.insync.replicas", _message("min.insync.replicas=2 (Kafka's default, not set in the file) with default.replication.factor=2"))} with input as t.cluster([node], [])
+}
+
+test_success_below_replication_factor if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 2, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_replication_factor_one if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 5], ["min.insync.replicas", 1, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_replication_factor_absent_defaults_to_one if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 2, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_both_absent if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 1, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_min_isr_absent_defaults_to_one if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 1, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_min_isr if {
+	node := object.union(
+		t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5]]),
+		{"settings": {"min.insync.replicas": t.unknown_setting("server.properties", "min.insync.replicas", "${env:MIN_ISR}", 6)}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_replication_factor if {
+	node := object.union(
+		t.node("server.properties", ["broker"], [["min.insync.replicas", 3, 6]]),
+		{"settings": {"default.replication.factor": t.unknown_setting("server.properties", "default.replication.factor", "${env:RF}", 5)}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

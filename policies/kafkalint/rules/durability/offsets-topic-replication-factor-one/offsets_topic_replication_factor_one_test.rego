@@ -1,0 +1,39 @@
+package kafkalint.rules.durability["offsets-topic-replication-factor-one_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["offsets-topic-replication-factor-one"] as rule
+
+_message := "offsets.topic.replication.factor=1: __consumer_offsets gets a single replica, so one broker down leaves the consumer groups on its partitions unable to commit or fetch offsets; set it to 3"
+
+test_fail_rf_one_on_broker if {
+	node := t.node("server.properties", ["broker"], [["offsets.topic.replication.factor", 1, 7]])
+	rule.report == {t.finding("server.properties", 7, "offsets.topic.replication.factor", _message)} with input as t.cluster([node], [])
+}
+
+test_fail_rf_one_on_zookeeper_broker if {
+	node := t.node("server.properties", [], [["offsets.topic.replication.factor", 1, 3]])
+	rule.report == {t.finding("server.properties", 3, "offsets.topic.replication.factor", _message)} with input as t.cluster([node], [])
+}
+
+test_success_rf_three if {
+	node := t.node("server.properties", ["broker"], [["offsets.topic.replication.factor", 3, 7]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_controller_only if {
+	node := t.node("controller.properties", ["controller"], [["offsets.topic.replication.factor", 1, 7]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_absent_uses_default_three if {
+	node := t.node("server.properties", ["broker"], [["offsets.topic.replication.factor", 3, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(
+		t.node("server.properties", ["broker"], []),
+		{"settings": {"offsets.topic.replication.factor": t.unknown_setting("server.properties", "offsets.topic.replication.factor", "${env:RF}", 4)}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

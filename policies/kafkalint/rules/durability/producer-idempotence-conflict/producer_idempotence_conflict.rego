@@ -1,0 +1,130 @@
+# METADATA
+# title: Producer idempotence conflicts with acks, retries, in-flight requests or transactional.id
+# description: |
+#   The producer combines idempotence with a setting it cannot work with, so
+#   Kafka throws a ConfigException when the producer is created and the
+#   application fails at startup instead of sending anything.
+# related_resources:
+#   - description: Kafka docs, enable.idempotence
+#     ref: https://kafka.apache.org/documentation/#producerconfigs_enable.idempotence
+#   - description: Kafka docs, producer configs
+#     ref: https://kafka.apache.org/documentation/#producerconfigs
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK1006
+#   severity: error
+#   scope: all
+#   applies_to: [producer]
+#   keys: [enable.idempotence, acks, retries, max.in.flight.requests.per.connection, transactional.id]
+#   since: unreleased
+package kafkalint.rules.durability["producer-idempotence-conflict"]
+
+import data.kafkalint.lib.result
+
+# Producer files, and generic client files that may hold producer keys.
+_producer_kinds := {"producer", "client"}
+
+# Explicit enable.idempotence=true with acks 0 or 1. An absent acks is not
+# checked: its default is all (and up to 2.8 Kafka overrode its default of 1
+# when idempotence was enabled).
+report contains result.fail(acks, message) if {
+	some client in input.clients
+	client.kind in _producer_kinds
+	_idempotence_explicitly(client, true)
+	acks := client.settings.acks
+	acks.source == "explicit"
+	acks.value in {"0", "1"}
+	message := sprintf(
+		"acks=%s with enable.idempotence=true: the producer fails at startup with \"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.\"; set acks=all, or set enable.idempotence=false if acks=%s is really intended",
+		[acks.value, acks.value],
+	)
+}
+
+# Explicit enable.idempotence=true with retries=0.
+report contains result.fail(retries, message) if {
+	some client in input.clients
+	client.kind in _producer_kinds
+	_idempotence_explicitly(client, true)
+	retries := client.settings.retries
+	retries.source == "explicit"
+	retries.value == 0
+	message := "retries=0 with enable.idempotence=true: the producer fails at startup with \"Must set retries to non-zero when using the idempotent producer.\"; remove retries (the default keeps retrying until delivery.timeout.ms), or set enable.idempotence=false if no retries is really intended"
+}
+
+# Idempotence on (explicitly, or by default on Kafka 4.0+) with more than 5
+# requests in flight. On 3.x an implicit idempotence is silently disabled
+# instead, which this rule does not report.
+report contains result.fail(in_flight, message) if {
+	some client in input.clients
+	client.kind in _producer_kinds
+	in_flight := client.settings["max.in.flight.requests.per.connection"]
+	in_flight.value > 5
+	idempotence := _idempotence_on(client)
+	message := sprintf(
+		"max.in.flight.requests.per.connection=%v with %s: the producer fails at startup with \"%s\"; set it to 5 or less (the default is 5)",
+		[in_flight.value, idempotence, _in_flight_error(in_flight.value)],
+	)
+}
+
+# transactional.id with an explicit enable.idempotence=false.
+report contains result.fail(transactional_id, message) if {
+	some client in input.clients
+	client.kind in _producer_kinds
+	_idempotence_explicitly(client, false)
+	transactional_id := client.settings["transactional.id"]
+	transactional_id.source == "explicit"
+	transactional_id.value != ""
+	message := sprintf(
+		"transactional.id=%s with enable.idempotence=false: the producer fails at startup with \"Cannot set a transactional.id without also enabling idempotence.\"; transactions need idempotence, so remove enable.idempotence=false (or remove transactional.id if the producer is not transactional)",
+		[transactional_id.value],
+	)
+}
+
+# _idempotence_explicitly holds when the file writes enable.idempotence with
+# a known value equal to value.
+_idempotence_explicitly(client, value) if {
+	setting := client.settings["enable.idempotence"]
+	setting.source == "explicit"
+	setting.value == value
+}
+
+# _explicit holds when the file writes the key, whatever its value (a
+# placeholder counts as written).
+_explicit(client, key) if client.settings[key].source == "explicit"
+
+# _idempotence_on describes why idempotence is on; undefined when it is off,
+# unknown, or only on by a default that Kafka may still silently disable.
+_idempotence_on(client) := "enable.idempotence=true" if _idempotence_explicitly(client, true)
+
+_idempotence_on(client) := sprintf("idempotence on by default (enable.idempotence is not set, target Kafka %s)", [input.kafka_version]) if {
+	not _explicit(client, "enable.idempotence")
+	_version_at_least(input.kafka_version, 4, 0)
+}
+
+_in_flight_error(value) := sprintf("To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is %v.", [value]) if {
+	_version_at_least(input.kafka_version, 4, 0)
+}
+
+_in_flight_error(_) := "Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer." if {
+	not _version_at_least(input.kafka_version, 4, 0)
+}
+
+# _version_at_least compares the major.minor of a version such as "3.9" or
+# "4.0.1" numerically.
+_version_at_least(version, major, _) if _major_minor(version)[0] > major
+
+_version_at_least(version, major, minor) if {
+	parts := _major_minor(version)
+	parts[0] == major
+	parts[1] >= minor
+}
+
+_major_minor(version) := [to_number(parts[0]), _minor(parts)] if {
+	regex.match(`^[0-9]+(\.[0-9]+){0,2}$`, version)
+	parts := split(version, ".")
+}
+
+_minor(parts) := to_number(parts[1]) if count(parts) > 1
+
+_minor(parts) := 0 if count(parts) == 1

@@ -1,0 +1,172 @@
+package kafkalint.rules.durability["producer-idempotence-conflict_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["producer-idempotence-conflict"] as rule
+
+_acks_message(acks) := sprintf(
+	"acks=%s with enable.idempotence=true: the producer fails at startup with \"Must set acks to all in order to use the idempotent producer. Otherwise we cannot guarantee idempotence.\"; set acks=all, or set enable.idempotence=false if acks=%s is really intended",
+	[acks, acks],
+)
+
+_retries_message := "retries=0 with enable.idempotence=true: the producer fails at startup with \"Must set retries to non-zero when using the idempotent producer.\"; remove retries (the default keeps retrying until delivery.timeout.ms), or set enable.idempotence=false if no retries is really intended"
+
+_in_flight_message_3x := "max.in.flight.requests.per.connection=6 with enable.idempotence=true: the producer fails at startup with \"Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer.\"; set it to 5 or less (the default is 5)"
+
+_in_flight_message_4x(idempotence) := sprintf(
+	"max.in.flight.requests.per.connection=10 with %s: the producer fails at startup with \"To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is 10.\"; set it to 5 or less (the default is 5)",
+	[idempotence],
+)
+
+_transactional_message := "transactional.id=orders-tx with enable.idempotence=false: the producer fails at startup with \"Cannot set a transactional.id without also enabling idempotence.\"; transactions need idempotence, so remove enable.idempotence=false (or remove transactional.id if the producer is not transactional)"
+
+# _cluster is a cluster of clients targeting version.
+_cluster(version, clients) := object.union(t.cluster([], clients), {"kafka_version": version})
+
+# _with_unknown adds a ${provider:...} placeholder setting to a client.
+_with_unknown(client, key, line) := object.union(
+	client,
+	{"settings": {key: t.unknown_setting(client.file, key, "${env:VALUE}", line)}},
+)
+
+# Producer defaults as the loader adds them when a producer file leaves the keys out.
+_defaults := [
+	["enable.idempotence", true, 0],
+	["acks", "all", 0],
+	["retries", 2147483647, 0],
+	["max.in.flight.requests.per.connection", 5, 0],
+]
+
+test_fail_acks_one_with_explicit_idempotence if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["acks", "1", 3]])
+	rule.report == {t.finding("producer.properties", 3, "acks", _acks_message("1"))} with input as t.cluster([], [c])
+}
+
+test_fail_acks_zero_in_generic_client_file if {
+	c := t.client("client.properties", "client", [["enable.idempotence", true, 2], ["acks", "0", 7]])
+	rule.report == {t.finding("client.properties", 7, "acks", _acks_message("0"))} with input as t.cluster([], [c])
+}
+
+test_fail_retries_zero_with_explicit_idempotence if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["retries", 0, 4]])
+	rule.report == {t.finding("producer.properties", 4, "retries", _retries_message)} with input as t.cluster([], [c])
+}
+
+test_fail_in_flight_with_explicit_idempotence_on_3x if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["max.in.flight.requests.per.connection", 6, 5]])
+	rule.report == {t.finding("producer.properties", 5, "max.in.flight.requests.per.connection", _in_flight_message_3x)} with input as _cluster("3.9", [c])
+}
+
+test_fail_in_flight_with_explicit_idempotence_on_4x if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["max.in.flight.requests.per.connection", 10, 5]])
+	rule.report == {t.finding("producer.properties", 5, "max.in.flight.requests.per.connection", _in_flight_message_4x("enable.idempotence=true"))} with input as _cluster("4.0", [c])
+}
+
+test_fail_in_flight_with_default_idempotence_on_4x if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 0], ["max.in.flight.requests.per.connection", 10, 5]])
+	message := _in_flight_message_4x("idempotence on by default (enable.idempotence is not set, target Kafka 4.3)")
+	rule.report == {t.finding("producer.properties", 5, "max.in.flight.requests.per.connection", message)} with input as t.cluster([], [c])
+}
+
+test_fail_in_flight_with_absent_idempotence_in_client_file_on_4x if {
+	# Generic client files get no defaults from the loader: the key is missing altogether.
+	c := t.client("client.properties", "client", [["max.in.flight.requests.per.connection", 10, 5]])
+	message := _in_flight_message_4x("idempotence on by default (enable.idempotence is not set, target Kafka 4.1.2)")
+	rule.report == {t.finding("client.properties", 5, "max.in.flight.requests.per.connection", message)} with input as _cluster("4.1.2", [c])
+}
+
+test_fail_transactional_id_with_idempotence_disabled if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", false, 2], ["transactional.id", "orders-tx", 3]])
+	rule.report == {t.finding("producer.properties", 3, "transactional.id", _transactional_message)} with input as t.cluster([], [c])
+}
+
+test_fail_every_conflict_of_one_file if {
+	c := t.client("producer.properties", "producer", [
+		["enable.idempotence", true, 1],
+		["acks", "1", 2],
+		["retries", 0, 3],
+		["max.in.flight.requests.per.connection", 10, 4],
+	])
+	rule.report == {
+		t.finding("producer.properties", 2, "acks", _acks_message("1")),
+		t.finding("producer.properties", 3, "retries", _retries_message),
+		t.finding("producer.properties", 4, "max.in.flight.requests.per.connection", _in_flight_message_4x("enable.idempotence=true")),
+	} with input as t.cluster([], [c])
+}
+
+test_success_explicit_idempotence_with_acks_all if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["acks", "all", 3], ["retries", 5, 4], ["max.in.flight.requests.per.connection", 5, 5]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_explicit_idempotence_with_acks_minus_one if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 2], ["acks", "-1", 3]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_idempotence_disabled_allows_everything if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", false, 1], ["acks", "1", 2], ["retries", 0, 3], ["max.in.flight.requests.per.connection", 10, 4]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_default_idempotence_silently_disabled_by_acks if {
+	# Kafka silently disables an implicit idempotence instead of failing.
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 0], ["acks", "1", 2], ["retries", 0, 3]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_default_idempotence_with_in_flight_on_3x if {
+	# 3.2-3.9 silently disable an implicit idempotence (WARN) instead of failing.
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 0], ["max.in.flight.requests.per.connection", 10, 5]])
+	count(rule.report) == 0 with input as _cluster("3.9", [c])
+}
+
+test_success_transactional_id_with_default_idempotence if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 0], ["transactional.id", "orders-tx", 3]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_consumer_file_is_not_checked if {
+	c := t.client("consumer.properties", "consumer", [["enable.idempotence", true, 2], ["acks", "1", 3]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_all_keys_absent_take_defaults if {
+	c := t.client("producer.properties", "producer", _defaults)
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_unknown_idempotence if {
+	c := _with_unknown(
+		t.client("producer.properties", "producer", [["acks", "1", 3], ["max.in.flight.requests.per.connection", 10, 4], ["transactional.id", "orders-tx", 5]]),
+		"enable.idempotence", 2,
+	)
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_unknown_conflicting_values if {
+	base := t.client("producer.properties", "producer", [["enable.idempotence", true, 1]])
+	c := _with_unknown(_with_unknown(_with_unknown(base, "acks", 2), "retries", 3), "max.in.flight.requests.per.connection", 4)
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_unknown_transactional_id if {
+	c := _with_unknown(t.client("producer.properties", "producer", [["enable.idempotence", false, 1]]), "transactional.id", 2)
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_empty_transactional_id if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", false, 1], ["transactional.id", "", 2]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_version_at_least if {
+	rule._version_at_least("4.0", 4, 0)
+	rule._version_at_least("4.3", 4, 0)
+	rule._version_at_least("4.0.1", 4, 0)
+	rule._version_at_least("10.0", 4, 0)
+	rule._version_at_least("4", 4, 0)
+	not rule._version_at_least("3.9", 4, 0)
+	not rule._version_at_least("3.10", 4, 0)
+	not rule._version_at_least("2.8.2", 4, 0)
+	not rule._version_at_least("latest", 4, 0)
+}

@@ -1,0 +1,44 @@
+package kafkalint.rules.kraft["combined-roles-in-production_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["combined-roles-in-production"] as rule
+
+_message(raw) := sprintf(
+	"process.roles=%s runs the broker and a KRaft controller in one process: the Kafka docs do not recommend combined mode for critical deployments, because broker load, GC pauses, crashes and restarts also hit the quorum voter and controllers cannot be rolled or scaled separately; run 3 or 5 dedicated nodes with process.roles=controller and give the brokers process.roles=broker (on a running cluster this is a quorum migration, not a one-line edit)",
+	[raw],
+)
+
+test_fail_broker_controller if {
+	node := t.node("server.properties", ["broker", "controller"], [["process.roles", "broker,controller", 2]])
+	rule.report == {t.finding("server.properties", 2, "process.roles", _message("broker,controller"))} with input as t.cluster([node], [])
+}
+
+test_fail_controller_broker_any_order if {
+	node := t.node("server.properties", ["controller", "broker"], [["process.roles", "controller, broker", 7]])
+	rule.report == {t.finding("server.properties", 7, "process.roles", _message("controller, broker"))} with input as t.cluster([node], [])
+}
+
+test_success_dedicated_roles if {
+	nodes := [
+		t.node("controller.properties", ["controller"], [["process.roles", "controller", 2]]),
+		t.node("broker.properties", ["broker"], [["process.roles", "broker", 2]]),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	node := t.node("server.properties", [], [["process.roles", "", 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(
+		t.node("server.properties", [], []),
+		{
+			"mode": "unknown",
+			"is_broker": false,
+			"settings": {"process.roles": t.unknown_setting("server.properties", "process.roles", "${env:ROLES}", 2)},
+		},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,71 @@
+# METADATA
+# title: Controller quorum has an even number of voters
+# description: |
+#   The static controller quorum (controller.quorum.voters) has an even number
+#   of voters, 4 or more. A majority of 4 is 3 and a majority of 6 is 4, so
+#   they tolerate as few controller failures as 3 and 5 voters while adding a
+#   machine that can fail.
+# related_resources:
+#   - description: Kafka docs, KRaft controllers
+#     ref: https://kafka.apache.org/documentation/#kraft_voter
+#   - description: Kafka docs, controller.quorum.voters
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.voters
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3002
+#   severity: warning
+#   scope: production
+#   applies_to: [broker, controller]
+#   keys: [controller.quorum.voters]
+#   since: unreleased
+package kafkalint.rules.kraft["quorum-even-voter-count"]
+
+import data.kafkalint.lib.result
+
+# Anchoring policy (shared with KFK3001 quorum-too-few-voters):
+#   - A cluster's voter set is stated by every node that sets
+#     controller.quorum.voters. A node states a voter set when at least one of
+#     its entries parses; the set is the distinct ids of those entries (a
+#     ${provider:...} placeholder gives no entries: unknown, so silent).
+#   - The rule reports once per node, at the controller.quorum.voters line of
+#     each controller-role node (is_controller) whose voter set is faulty.
+#     Brokers that repeat a controller's voter line are not reported again.
+#   - Only when no controller-role node of the cluster states a voter set (for
+#     example only broker files were given) is the finding reported at the
+#     voters line of each node whose voter set is faulty.
+
+# _ids is the voter set a node states.
+_ids(node) := {v.id | some v in node.quorum.voters; not v.error}
+
+_controller_anchors := {i |
+	some i, node in input.nodes
+	node.is_controller
+	count(_ids(node)) > 0
+}
+
+# _anchors are the indexes of the nodes whose voters line carries findings.
+_anchors := _controller_anchors if {
+	count(_controller_anchors) > 0
+} else := {i |
+	some i, node in input.nodes
+	count(_ids(node)) > 0
+}
+
+report contains result.fail(setting, message) if {
+	some i in _anchors
+	node := input.nodes[i]
+	n := count(_ids(node))
+	n >= 4
+	n % 2 == 0
+	setting := node.settings["controller.quorum.voters"]
+	not setting.unknown
+	message := sprintf(
+		"controller.quorum.voters=%s defines %d voters: a majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5",
+		[setting.raw, n, n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
+	)
+}
+
+_failures(1) := "1 controller failure"
+
+_failures(k) := sprintf("%d controller failures", [k]) if k != 1

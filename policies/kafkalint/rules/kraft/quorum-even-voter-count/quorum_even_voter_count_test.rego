@@ -1,0 +1,118 @@
+package kafkalint.rules.kraft["quorum-even-voter-count_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["quorum-even-voter-count"] as rule
+
+_key := "controller.quorum.voters"
+
+_three := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093"
+
+_four := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093"
+
+_five := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093,5@controller-5:9093"
+
+_six := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093,5@controller-5:9093,6@controller-6:9093"
+
+_four_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093 defines 4 voters: a majority of 4 is 3, so the quorum tolerates 1 controller failure, no more than 3 voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5"
+
+_six_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093,5@controller-5:9093,6@controller-6:9093 defines 6 voters: a majority of 6 is 4, so the quorum tolerates 2 controller failures, no more than 5 voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5"
+
+# _voter parses a well-formed entry {id}@{host}:{port} as the loader does.
+_voter(file, line, entry) := {
+	"id": to_number(m[1]),
+	"host": m[2],
+	"port": to_number(m[3]),
+	"raw": entry,
+	"location": {"file": file, "line": line, "column": 1},
+} if {
+	m := regex.find_all_string_submatch_n(`^([0-9]+)@(.*):([0-9]+)$`, entry, 1)[0]
+}
+
+# _with_voters gives node controller.quorum.voters=raw (well-formed entries) at line.
+_with_voters(node, raw, line) := object.union(node, {
+	"quorum": {"mode": "static", "voters": [_voter(node.file, line, e) | some e in split(raw, ",")], "bootstrap_servers": []},
+	"settings": {_key: {
+		"key": _key,
+		"raw": raw,
+		"value": split(raw, ","),
+		"type": "list",
+		"source": "explicit",
+		"location": {"file": node.file, "line": line, "column": 1},
+	}},
+})
+
+_controller(file, raw, line) := _with_voters(t.node(file, ["controller"], []), raw, line)
+
+_broker(file, raw, line) := _with_voters(t.node(file, ["broker"], []), raw, line)
+
+test_fail_four_voters if {
+	node := _controller("controller.properties", _four, 4)
+	rule.report == {t.finding("controller.properties", 4, _key, _four_message)} with input as t.cluster([node], [])
+}
+
+test_fail_six_voters if {
+	node := _controller("controller.properties", _six, 9)
+	rule.report == {t.finding("controller.properties", 9, _key, _six_message)} with input as t.cluster([node], [])
+}
+
+test_fail_anchored_at_controller_not_repeating_brokers if {
+	nodes := [
+		_broker("broker-1.properties", _four, 3),
+		_controller("controller.properties", _four, 4),
+		_broker("broker-2.properties", _four, 5),
+	]
+	rule.report == {t.finding("controller.properties", 4, _key, _four_message)} with input as t.cluster(nodes, [])
+}
+
+test_fail_brokers_only_reported_at_each_broker if {
+	nodes := [
+		_broker("broker-1.properties", _four, 3),
+		_broker("broker-2.properties", _four, 8),
+	]
+	rule.report == {
+		t.finding("broker-1.properties", 3, _key, _four_message),
+		t.finding("broker-2.properties", 8, _key, _four_message),
+	} with input as t.cluster(nodes, [])
+}
+
+test_success_odd_voters if {
+	nodes := [
+		_controller("controller-1.properties", _three, 4),
+		_controller("controller-2.properties", _five, 4),
+		_broker("broker.properties", _five, 5),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_two_voters_left_to_kfk3001 if {
+	node := _controller("controller.properties", "1@controller-1:9093,2@controller-2:9093", 4)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_fail_duplicate_id_counts_once if {
+	raw := concat(",", [_four, "4@controller-5:9093"])
+	node := _controller("controller.properties", raw, 4)
+	message := replace(_four_message, _four, raw)
+	rule.report == {t.finding("controller.properties", 4, _key, message)} with input as t.cluster([node], [])
+}
+
+test_success_broker_differing_from_controllers_left_to_other_rules if {
+	nodes := [
+		_controller("controller.properties", _three, 4),
+		_broker("broker.properties", _four, 5),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	node := t.node("controller.properties", ["controller"], [[_key, [], 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(t.node("controller.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("controller.properties", _key, "${env:VOTERS}", 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

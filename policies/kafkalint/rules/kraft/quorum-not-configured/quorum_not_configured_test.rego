@@ -1,0 +1,78 @@
+package kafkalint.rules.kraft["quorum-not-configured_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["quorum-not-configured"] as rule
+
+_message(raw) := sprintf(
+	"process.roles=%s is set but neither controller.quorum.voters nor controller.quorum.bootstrap.servers is, so the node cannot reach the controller quorum and Kafka refuses to start it (\"If using process.roles, either controller.quorum.bootstrap.servers must contain the set of bootstrap controllers or controller.quorum.voters must contain a parseable set of controllers.\"); add controller.quorum.bootstrap.servers=host:port,... (dynamic quorum, 3.9+) or controller.quorum.voters={id}@{host}:{port},... (static quorum), with the same value on every broker and controller",
+	[raw],
+)
+
+test_fail_broker_without_quorum if {
+	node := t.node("broker.properties", ["broker"], [["process.roles", "broker", 1], ["node.id", 4, 2]])
+	rule.report == {t.finding("broker.properties", 1, "process.roles", _message("broker"))} with input as t.cluster([node], [])
+}
+
+test_fail_controller_with_blank_quorum_keys if {
+	node := t.node("controller.properties", ["controller"], [
+		["process.roles", "controller", 3],
+		["controller.quorum.voters", "", 5],
+		["controller.quorum.bootstrap.servers", "", 6],
+	])
+	rule.report == {t.finding("controller.properties", 3, "process.roles", _message("controller"))} with input as t.cluster([node], [])
+}
+
+test_success_static_quorum if {
+	node := object.union(
+		t.node("broker.properties", ["broker"], [["process.roles", "broker", 1], ["controller.quorum.voters", "1@controller-1:9093", 3]]),
+		{"quorum": {"mode": "static", "voters": [{
+			"id": 1,
+			"host": "controller-1",
+			"port": 9093,
+			"raw": "1@controller-1:9093",
+			"location": {"file": "broker.properties", "line": 3, "column": 1},
+		}]}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_dynamic_quorum if {
+	node := object.union(
+		t.node("broker.properties", ["broker"], [["process.roles", "broker", 1], ["controller.quorum.bootstrap.servers", "controller-1:9093", 3]]),
+		{"quorum": {"mode": "dynamic", "bootstrap_servers": [{
+			"host": "controller-1",
+			"port": 9093,
+			"raw": "controller-1:9093",
+			"location": {"file": "broker.properties", "line": 3, "column": 1},
+		}]}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_process_roles_absent if {
+	node := t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_quorum_placeholder if {
+	node := object.union(
+		t.node("broker.properties", ["broker"], [["process.roles", "broker", 1]]),
+		{
+			"quorum": {"mode": "dynamic"},
+			"settings": {"controller.quorum.bootstrap.servers": t.unknown_setting("broker.properties", "controller.quorum.bootstrap.servers", "${env:CONTROLLERS}", 3)},
+		},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_process_roles_placeholder if {
+	node := object.union(
+		t.node("server.properties", [], []),
+		{
+			"mode": "unknown",
+			"is_broker": false,
+			"settings": {"process.roles": t.unknown_setting("server.properties", "process.roles", "${env:ROLES}", 1)},
+		},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

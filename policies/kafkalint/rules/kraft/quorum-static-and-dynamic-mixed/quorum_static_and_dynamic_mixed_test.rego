@@ -1,0 +1,97 @@
+package kafkalint.rules.kraft["quorum-static-and-dynamic-mixed_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["quorum-static-and-dynamic-mixed"] as rule
+
+_voters := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093"
+
+_bootstrap := "controller-1:9093,controller-2:9093,controller-3:9093"
+
+_message := "controller.quorum.bootstrap.servers=controller-1:9093,controller-2:9093,controller-3:9093 is set together with controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093: Kafka accepts both silently, finds the leader through the bootstrap servers and uses the voters only as the static voter set, which it ignores once kraft.version=1, so the file can describe a voter set the cluster no longer uses; pick one model on every node: keep only controller.quorum.voters for a static quorum (kraft.version=0) or only controller.quorum.bootstrap.servers for a dynamic one (check kafka-features.sh describe before deleting either)"
+
+# _quorum sets the node's quorum mode (the entries themselves do not matter here).
+_quorum(node, mode) := object.union(node, {"quorum": {"mode": mode}})
+
+test_fail_both_keys_on_controller if {
+	node := _quorum(
+		t.node("controller.properties", ["controller"], [
+			["controller.quorum.voters", _voters, 5],
+			["controller.quorum.bootstrap.servers", _bootstrap, 6],
+		]),
+		"both",
+	)
+	rule.report == {{
+		"message": _message,
+		"key": "controller.quorum.bootstrap.servers",
+		"location": {"file": "controller.properties", "line": 6, "column": 1},
+		"related": [{"file": "controller.properties", "line": 5, "column": 1}],
+	}} with input as t.cluster([node], [])
+}
+
+test_fail_both_keys_on_each_node if {
+	broker := _quorum(
+		t.node("broker.properties", ["broker"], [
+			["controller.quorum.bootstrap.servers", _bootstrap, 2],
+			["controller.quorum.voters", _voters, 9],
+		]),
+		"both",
+	)
+	controller := _quorum(
+		t.node("controller.properties", ["controller"], [
+			["controller.quorum.voters", _voters, 5],
+			["controller.quorum.bootstrap.servers", _bootstrap, 6],
+		]),
+		"both",
+	)
+	rule.report == {
+		{
+			"message": _message,
+			"key": "controller.quorum.bootstrap.servers",
+			"location": {"file": "broker.properties", "line": 2, "column": 1},
+			"related": [{"file": "broker.properties", "line": 9, "column": 1}],
+		},
+		{
+			"message": _message,
+			"key": "controller.quorum.bootstrap.servers",
+			"location": {"file": "controller.properties", "line": 6, "column": 1},
+			"related": [{"file": "controller.properties", "line": 5, "column": 1}],
+		},
+	} with input as t.cluster([broker, controller], [])
+}
+
+test_success_static_only if {
+	node := _quorum(t.node("broker.properties", ["broker"], [["controller.quorum.voters", _voters, 5]]), "static")
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_dynamic_only if {
+	node := _quorum(t.node("broker.properties", ["broker"], [["controller.quorum.bootstrap.servers", _bootstrap, 5]]), "dynamic")
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_keys_absent if {
+	node := t.node("broker.properties", ["broker"], [["controller.quorum.voters", [], 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(
+		t.node("broker.properties", ["broker"], [["controller.quorum.voters", _voters, 5]]),
+		{
+			"quorum": {"mode": "both"},
+			"settings": {"controller.quorum.bootstrap.servers": t.unknown_setting("broker.properties", "controller.quorum.bootstrap.servers", "${env:CONTROLLERS}", 6)},
+		},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_voters_placeholder if {
+	node := object.union(
+		t.node("broker.properties", ["broker"], [["controller.quorum.bootstrap.servers", _bootstrap, 6]]),
+		{
+			"quorum": {"mode": "both"},
+			"settings": {"controller.quorum.voters": t.unknown_setting("broker.properties", "controller.quorum.voters", "${env:VOTERS}", 5)},
+		},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

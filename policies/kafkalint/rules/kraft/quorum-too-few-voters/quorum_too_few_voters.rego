@@ -1,0 +1,73 @@
+# METADATA
+# title: Controller quorum has fewer than three voters
+# description: |
+#   The static controller quorum (controller.quorum.voters) has one or two
+#   voters. An active controller needs a majority of the voters, so one voter
+#   tolerates no failure and two voters (majority 2) stop all metadata changes
+#   as soon as either controller is down.
+# related_resources:
+#   - description: Kafka docs, KRaft controllers
+#     ref: https://kafka.apache.org/documentation/#kraft_voter
+#   - description: Kafka docs, controller.quorum.voters
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.voters
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3001
+#   severity: error
+#   scope: production
+#   applies_to: [broker, controller]
+#   keys: [controller.quorum.voters]
+#   since: unreleased
+package kafkalint.rules.kraft["quorum-too-few-voters"]
+
+import data.kafkalint.lib.result
+
+# Anchoring policy (shared with KFK3002 quorum-even-voter-count):
+#   - A cluster's voter set is stated by every node that sets
+#     controller.quorum.voters. A node states a voter set when at least one of
+#     its entries parses; the set is the distinct ids of those entries (a
+#     ${provider:...} placeholder gives no entries: unknown, so silent).
+#   - The rule reports once per node, at the controller.quorum.voters line of
+#     each controller-role node (is_controller) whose voter set is faulty.
+#     Brokers that repeat a controller's voter line are not reported again.
+#   - Only when no controller-role node of the cluster states a voter set (for
+#     example only broker files were given) is the finding reported at the
+#     voters line of each node whose voter set is faulty.
+
+# _ids is the voter set a node states.
+_ids(node) := {v.id | some v in node.quorum.voters; not v.error}
+
+_controller_anchors := {i |
+	some i, node in input.nodes
+	node.is_controller
+	count(_ids(node)) > 0
+}
+
+# _anchors are the indexes of the nodes whose voters line carries findings.
+_anchors := _controller_anchors if {
+	count(_controller_anchors) > 0
+} else := {i |
+	some i, node in input.nodes
+	count(_ids(node)) > 0
+}
+
+report contains result.fail(setting, message) if {
+	some i in _anchors
+	node := input.nodes[i]
+	ids := sort(_ids(node))
+	count(ids) in {1, 2}
+	setting := node.settings["controller.quorum.voters"]
+	not setting.unknown
+	message := _message(setting.raw, ids)
+}
+
+_message(raw, ids) := sprintf(
+	"controller.quorum.voters=%s defines a single voter (id %d): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
+	[raw, ids[0]],
+) if count(ids) == 1
+
+_message(raw, ids) := sprintf(
+	"controller.quorum.voters=%s defines 2 voters (ids %d and %d): a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
+	[raw, ids[0], ids[1]],
+) if count(ids) == 2

@@ -1,0 +1,163 @@
+package kafkalint.rules.kraft["quorum-too-few-voters_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["quorum-too-few-voters"] as rule
+
+_key := "controller.quorum.voters"
+
+_one := "1@controller-1:9093"
+
+_two := "1@controller-1:9093,2@controller-2:9093"
+
+_three := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093"
+
+_one_message := "controller.quorum.voters=1@controller-1:9093 defines a single voter (id 1): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)"
+
+_two_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093 defines 2 voters (ids 1 and 2): a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)"
+
+# _voter parses a well-formed entry {id}@{host}:{port} as the loader does.
+_voter(file, line, entry) := {
+	"id": to_number(m[1]),
+	"host": m[2],
+	"port": to_number(m[3]),
+	"raw": entry,
+	"location": {"file": file, "line": line, "column": 1},
+} if {
+	m := regex.find_all_string_submatch_n(`^([0-9]+)@(.*):([0-9]+)$`, entry, 1)[0]
+}
+
+# _with_voters gives node controller.quorum.voters=raw (well-formed entries) at line.
+_with_voters(node, raw, line) := object.union(node, {
+	"quorum": {"mode": "static", "voters": [_voter(node.file, line, e) | some e in split(raw, ",")], "bootstrap_servers": []},
+	"settings": {_key: {
+		"key": _key,
+		"raw": raw,
+		"value": split(raw, ","),
+		"type": "list",
+		"source": "explicit",
+		"location": {"file": node.file, "line": line, "column": 1},
+	}},
+})
+
+_controller(file, raw, line) := _with_voters(t.node(file, ["controller"], []), raw, line)
+
+_broker(file, raw, line) := _with_voters(t.node(file, ["broker"], []), raw, line)
+
+test_fail_single_voter if {
+	node := _controller("controller.properties", _one, 4)
+	rule.report == {t.finding("controller.properties", 4, _key, _one_message)} with input as t.cluster([node], [])
+}
+
+test_fail_two_voters if {
+	node := _controller("controller.properties", _two, 6)
+	rule.report == {t.finding("controller.properties", 6, _key, _two_message)} with input as t.cluster([node], [])
+}
+
+test_fail_duplicate_ids_count_once if {
+	raw := "1@controller-1:9093,2@controller-2:9093,2@controller-3:9093"
+	node := _controller("controller.properties", raw, 6)
+	message := replace(_two_message, _two, raw)
+	rule.report == {t.finding("controller.properties", 6, _key, message)} with input as t.cluster([node], [])
+}
+
+test_fail_anchored_at_controller_not_repeating_brokers if {
+	nodes := [
+		_broker("broker-1.properties", _one, 3),
+		_controller("controller.properties", _one, 4),
+		_broker("broker-2.properties", _one, 5),
+	]
+	rule.report == {t.finding("controller.properties", 4, _key, _one_message)} with input as t.cluster(nodes, [])
+}
+
+test_fail_each_controller_states_the_set if {
+	nodes := [
+		_controller("controller-1.properties", _two, 4),
+		_controller("controller-2.properties", _two, 7),
+		_broker("broker.properties", _two, 5),
+	]
+	rule.report == {
+		t.finding("controller-1.properties", 4, _key, _two_message),
+		t.finding("controller-2.properties", 7, _key, _two_message),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_brokers_only_reported_at_each_broker if {
+	nodes := [
+		_broker("broker-1.properties", _one, 3),
+		_broker("broker-2.properties", _one, 8),
+	]
+	rule.report == {
+		t.finding("broker-1.properties", 3, _key, _one_message),
+		t.finding("broker-2.properties", 8, _key, _one_message),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_brokers_reported_when_controller_voters_unknown if {
+	controller := object.union(t.node("controller.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("controller.properties", _key, "${env:VOTERS}", 4)},
+	})
+	nodes := [controller, _broker("broker.properties", _one, 3)]
+	rule.report == {t.finding("broker.properties", 3, _key, _one_message)} with input as t.cluster(nodes, [])
+}
+
+test_success_three_voters if {
+	nodes := [
+		_controller("controller.properties", _three, 4),
+		_broker("broker.properties", _three, 5),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_broker_differing_from_controllers_left_to_other_rules if {
+	nodes := [
+		_controller("controller.properties", _three, 4),
+		_broker("broker.properties", _one, 5),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	node := t.node("controller.properties", ["controller"], [[_key, [], 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_dynamic_quorum if {
+	node := object.union(
+		t.node("controller.properties", ["controller"], [["controller.quorum.bootstrap.servers", "controller-1:9093", 4]]),
+		{"quorum": {"mode": "dynamic", "bootstrap_servers": [{
+			"host": "controller-1",
+			"port": 9093,
+			"raw": "controller-1:9093",
+			"location": {"file": "controller.properties", "line": 4, "column": 1},
+		}]}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(t.node("controller.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("controller.properties", _key, "${env:VOTERS}", 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_malformed_entries_are_not_voters if {
+	raw := "1@controller-1"
+	node := object.union(t.node("controller.properties", ["controller"], []), {
+		"quorum": {
+			"mode": "static", "voters": [{
+				"id": 0,
+				"host": "",
+				"port": 0,
+				"raw": raw,
+				"error": "\"controller-1\" has no port",
+				"location": {"file": "controller.properties", "line": 4, "column": 1},
+			}],
+			"bootstrap_servers": [],
+		},
+		"settings": {_key: t.setting("controller.properties", _key, raw, 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,63 @@
+# METADATA
+# title: Malformed controller.quorum.voters entry
+# description: |
+#   An entry of controller.quorum.voters is not a valid, unique
+#   {id}@{host}:{port}: Kafka refuses to start a node whose voter list does not
+#   parse or names the non-routable host 0.0.0.0, and silently drops all but
+#   the last entry of a duplicated voter id.
+# related_resources:
+#   - description: Kafka docs, controller.quorum.voters
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.voters
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3007
+#   severity: error
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [controller.quorum.voters]
+#   since: unreleased
+package kafkalint.rules.kraft["quorum-voters-malformed"]
+
+import data.kafkalint.lib.result
+
+# Any node that sets the key is checked, whatever its roles. The loader gives
+# no entries for a ${provider:...} placeholder, so an unknown value is silent.
+
+# An entry that does not parse.
+report contains result.fail(setting, message) if {
+	some node in input.nodes
+	some voter in node.quorum.voters
+	voter.error
+	setting := node.settings["controller.quorum.voters"]
+	message := sprintf(
+		"controller.quorum.voters entry %q is malformed (%s): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
+		[voter.raw, voter.error],
+	)
+}
+
+# An entry whose host is the wildcard address.
+report contains result.fail(setting, message) if {
+	some node in input.nodes
+	some voter in node.quorum.voters
+	not voter.error
+	voter.host == "0.0.0.0"
+	setting := node.settings["controller.quorum.voters"]
+	message := sprintf(
+		"controller.quorum.voters entry %q uses host 0.0.0.0: the value passes config parsing, but the node fails to start with \"Host string (0.0.0.0) is not routeable\" because every broker and controller must connect to voter %d at that address; use a host name or address of that controller that every node can reach",
+		[voter.raw, voter.id],
+	)
+}
+
+# A voter id written in more than one entry, reported once per id.
+report contains result.fail(setting, message) if {
+	some node in input.nodes
+	some id in {v.id | some v in node.quorum.voters; not v.error}
+	entries := [v.raw | some v in node.quorum.voters; not v.error; v.id == id]
+	count(entries) > 1
+	setting := node.settings["controller.quorum.voters"]
+	message := sprintf(
+		"controller.quorum.voters lists voter id %d in %d entries (%s): Kafka raises no error and silently keeps only the last one (%s), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",
+		[id, count(entries), concat(", ", entries), entries[count(entries) - 1]],
+	)
+}

@@ -1,0 +1,127 @@
+package kafkalint.rules.kraft["quorum-voters-malformed_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["quorum-voters-malformed"] as rule
+
+_key := "controller.quorum.voters"
+
+# _voter is an entry that parses.
+_voter(file, line, id, host, port) := {
+	"id": id,
+	"host": host,
+	"port": port,
+	"raw": sprintf("%d@%s:%d", [id, host, port]),
+	"location": {"file": file, "line": line, "column": 1},
+}
+
+# _bad is an entry that does not parse (id, host and port are zero values).
+_bad(file, line, raw, error) := {
+	"id": 0,
+	"host": "",
+	"port": 0,
+	"raw": raw,
+	"error": error,
+	"location": {"file": file, "line": line, "column": 1},
+}
+
+# _with_voters gives node controller.quorum.voters at line with the given entries.
+_with_voters(node, line, voters) := object.union(node, {
+	"quorum": {"mode": "static", "voters": voters, "bootstrap_servers": []},
+	"settings": {_key: t.setting(node.file, _key, concat(",", [v.raw | some v in voters]), line)},
+})
+
+_malformed(raw, error) := sprintf(
+	"controller.quorum.voters entry %q is malformed (%s): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
+	[raw, error],
+)
+
+test_fail_malformed_wildcard_and_duplicate if {
+	file := "controller.properties"
+	node := _with_voters(t.node(file, ["controller"], []), 4, [
+		_voter(file, 4, 1, "controller-1", 9093),
+		_bad(file, 4, "2@controller-2", "\"controller-2\" has no port"),
+		_voter(file, 4, 1, "controller-3", 9093),
+		_voter(file, 4, 3, "0.0.0.0", 9093),
+		_bad(file, 4, "x@controller-4:9093", "voter id \"x\" is not an integer"),
+	])
+	rule.report == {
+		{
+			"message": "controller.quorum.voters entry \"2@controller-2\" is malformed (\"controller-2\" has no port): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
+			"key": _key,
+			"location": {"file": file, "line": 4, "column": 1},
+			"related": [],
+		},
+		{
+			"message": "controller.quorum.voters entry \"x@controller-4:9093\" is malformed (voter id \"x\" is not an integer): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
+			"key": _key,
+			"location": {"file": file, "line": 4, "column": 1},
+			"related": [],
+		},
+		{
+			"message": "controller.quorum.voters entry \"3@0.0.0.0:9093\" uses host 0.0.0.0: the value passes config parsing, but the node fails to start with \"Host string (0.0.0.0) is not routeable\" because every broker and controller must connect to voter 3 at that address; use a host name or address of that controller that every node can reach",
+			"key": _key,
+			"location": {"file": file, "line": 4, "column": 1},
+			"related": [],
+		},
+		{
+			"message": "controller.quorum.voters lists voter id 1 in 2 entries (1@controller-1:9093, 1@controller-3:9093): Kafka raises no error and silently keeps only the last one (1@controller-3:9093), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",
+			"key": _key,
+			"location": {"file": file, "line": 4, "column": 1},
+			"related": [],
+		},
+	} with input as t.cluster([node], [])
+}
+
+test_fail_duplicate_reported_once_per_id if {
+	file := "broker.properties"
+	node := _with_voters(t.node(file, ["broker"], []), 7, [
+		_voter(file, 7, 2, "controller-1", 9093),
+		_voter(file, 7, 2, "controller-2", 9093),
+		_voter(file, 7, 2, "controller-3", 9093),
+	])
+	rule.report == {t.finding(
+		file, 7, _key,
+		"controller.quorum.voters lists voter id 2 in 3 entries (2@controller-1:9093, 2@controller-2:9093, 2@controller-3:9093): Kafka raises no error and silently keeps only the last one (2@controller-3:9093), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_on_zookeeper_mode_node_that_sets_the_key if {
+	file := "server.properties"
+	node := _with_voters(t.node(file, [], []), 2, [_bad(file, 2, "1@controller-1:99999", "port 99999 is out of range")])
+	rule.report == {t.finding(file, 2, _key, _malformed("1@controller-1:99999", "port 99999 is out of range"))} with input as t.cluster([node], [])
+}
+
+test_fail_two_malformed_entries_are_not_a_duplicate_id if {
+	file := "controller.properties"
+	node := _with_voters(t.node(file, ["controller"], []), 3, [
+		_bad(file, 3, "controller-1:9093", "entry is not in the form {id}@{host}:{port}"),
+		_bad(file, 3, "controller-2:9093", "entry is not in the form {id}@{host}:{port}"),
+	])
+	rule.report == {
+		t.finding(file, 3, _key, _malformed("controller-1:9093", "entry is not in the form {id}@{host}:{port}")),
+		t.finding(file, 3, _key, _malformed("controller-2:9093", "entry is not in the form {id}@{host}:{port}")),
+	} with input as t.cluster([node], [])
+}
+
+test_success_well_formed if {
+	file := "controller.properties"
+	node := _with_voters(t.node(file, ["controller"], []), 4, [
+		_voter(file, 4, 1, "controller-1", 9093),
+		_voter(file, 4, 2, "10.0.0.2", 9093),
+		_voter(file, 4, 3, "::1", 9093),
+	])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_absent if {
+	node := t.node("controller.properties", ["controller"], [[_key, [], 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := object.union(t.node("controller.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("controller.properties", _key, "${env:VOTERS}", 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,34 @@
+# METADATA
+# title: controlled.shutdown.enable is not set explicitly
+# description: |
+#   The broker relies on Kafka's default for controlled.shutdown.enable, so
+#   nothing in the reviewed configuration records that rolling restarts depend
+#   on it, and a template or override that turns it off goes unnoticed.
+# related_resources:
+#   - description: Kafka docs, graceful shutdown
+#     ref: https://kafka.apache.org/documentation/#basic_ops_restarting
+#   - description: Kafka docs, controlled.shutdown.enable
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controlled.shutdown.enable
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK4002
+#   severity: warning
+#   scope: production
+#   applies_to: [broker]
+#   keys: [controlled.shutdown.enable]
+#   since: unreleased
+package kafkalint.rules.operations["controlled-shutdown-not-explicit"]
+
+import data.kafkalint.lib.result
+
+report contains result.missing(node.file, "controlled.shutdown.enable", message) if {
+	some node in input.nodes
+	node.is_broker
+	not _written(node)
+	message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
+}
+
+# _written holds when the file sets the key, with any value (a placeholder
+# counts). An explicit false is KFK4001's finding.
+_written(node) if node.settings["controlled.shutdown.enable"].source == "explicit"

@@ -1,0 +1,51 @@
+package kafkalint.rules.operations["controlled-shutdown-not-explicit_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.operations["controlled-shutdown-not-explicit"] as rule
+
+_message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
+
+test_fail_default_on_kraft_broker if {
+	node := t.node("server.properties", ["broker"], [["controlled.shutdown.enable", true, 0], ["node.id", 4, 2]])
+	rule.report == {t.finding("server.properties", 1, "controlled.shutdown.enable", _message)} with input as t.cluster([node], [])
+}
+
+test_fail_key_missing_altogether if {
+	node := t.node("server.properties", ["broker", "controller"], [["node.id", 1, 2]])
+	rule.report == {t.finding("server.properties", 1, "controlled.shutdown.enable", _message)} with input as t.cluster([node], [])
+}
+
+test_fail_default_on_zookeeper_broker if {
+	node := t.node("zk/server.properties", [], [["controlled.shutdown.enable", true, 0]])
+	rule.report == {t.finding("zk/server.properties", 1, "controlled.shutdown.enable", _message)} with input as t.cluster([node], [])
+}
+
+test_fail_only_brokers_without_the_key if {
+	missing := t.node("b1/server.properties", ["broker"], [["controlled.shutdown.enable", true, 0]])
+	written := t.node("b2/server.properties", ["broker"], [["controlled.shutdown.enable", true, 12]])
+	controller := t.node("c1/controller.properties", ["controller"], [["controlled.shutdown.enable", true, 0]])
+	rule.report == {t.finding("b1/server.properties", 1, "controlled.shutdown.enable", _message)} with input as t.cluster([missing, written, controller], [])
+}
+
+test_success_explicit_true if {
+	node := t.node("server.properties", ["broker"], [["controlled.shutdown.enable", true, 12]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_explicit_false_is_kfk4001 if {
+	node := t.node("server.properties", ["broker"], [["controlled.shutdown.enable", false, 12]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_controller_only if {
+	node := t.node("controller.properties", ["controller"], [["controlled.shutdown.enable", true, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder_counts_as_set if {
+	node := object.union(
+		t.node("server.properties", ["broker"], []),
+		{"settings": {"controlled.shutdown.enable": t.unknown_setting("server.properties", "controlled.shutdown.enable", "${env:CS}", 6)}},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,72 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fatih/color"
+)
+
+// TextOptions control the text format.
+type TextOptions struct {
+	Color bool
+}
+
+// WriteText writes one line per finding, `file:line:col: severity ID
+// message (slug)`, related locations indented below, then load errors and
+// a one-line summary.
+func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+	paint := func(c *color.Color) *color.Color {
+		if opts.Color {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+		return c
+	}
+	sev := map[string]*color.Color{
+		Error:   paint(color.New(color.FgRed, color.Bold)),
+		Warning: paint(color.New(color.FgYellow, color.Bold)),
+		Info:    paint(color.New(color.FgCyan)),
+	}
+	pos := paint(color.New(color.Bold))
+	dim := paint(color.New(color.Faint))
+	var b strings.Builder
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%s %s %s %s %s\n",
+			pos.Sprintf("%s:%d:%d:", f.File, f.Line, max(f.Column, 1)),
+			sev[f.Severity].Sprint(f.Severity), f.ID, f.Message, dim.Sprintf("(%s)", f.Slug))
+		for _, rel := range f.Related {
+			fmt.Fprintf(&b, "    related: %s:%d\n", rel.File, rel.Line)
+		}
+	}
+	for _, e := range r.Errors {
+		loc := e.File
+		if e.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+		}
+		fmt.Fprintf(&b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), e.Message)
+	}
+	s := r.Summary
+	fmt.Fprintf(&b, "%d %s, %d %s: %d %s, %d %s, %d info",
+		s.Files, plural(s.Files, "file"), s.Clusters, plural(s.Clusters, "cluster"),
+		s.BySeverity[Error], plural(s.BySeverity[Error], "error"), s.BySeverity[Warning], plural(s.BySeverity[Warning], "warning"),
+		s.BySeverity[Info])
+	if s.Skipped > 0 {
+		fmt.Fprintf(&b, " (%d skipped: not Kafka configuration)", s.Skipped)
+	}
+	if len(r.Errors) > 0 {
+		fmt.Fprintf(&b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
+	}
+	b.WriteString("\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
