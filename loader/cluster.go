@@ -125,8 +125,8 @@ func brokerEndpoints(n *Node) []Listener {
 }
 
 // buildClusters groups records into clusters (see docs/model.md, "Grouping").
-func buildClusters(recs []*record, opts Options) []*Cluster {
-	slices.SortFunc(recs, func(a, b *record) int { return cmp.Compare(a.file, b.file) })
+func buildClusters(recs []*Doc, opts Options) []*Cluster {
+	slices.SortFunc(recs, func(a, b *Doc) int { return cmp.Compare(a.File, b.File) })
 	u := newUnionFind(len(recs))
 	owner := map[string]int{}
 	keysOf := map[int][]string{}
@@ -138,9 +138,16 @@ func buildClusters(recs []*record, opts Options) []*Cluster {
 		}
 		owner[key] = i
 	}
+	// 0. Docs whose source ties them to one cluster (a Strimzi cluster, an
+	// MSK cluster resource, a compose project).
+	for i, r := range recs {
+		if r.Group != "" {
+			link(i, "group "+r.Group, "same "+r.Group)
+		}
+	}
 	// 1. Nodes that share a quorum endpoint.
 	for i, r := range recs {
-		if r.kind == KindNode {
+		if r.Kind == KindNode {
 			for _, k := range quorumKeys(r.node) {
 				link(i, "quorum "+k, "shared controller quorum endpoint "+k)
 			}
@@ -150,27 +157,27 @@ func buildClusters(recs []*record, opts Options) []*Cluster {
 	// directory, and metas with one cluster.id link their nodes.
 	metaNode := map[int]int{}
 	for i, r := range recs {
-		if r.kind != KindMeta {
+		if r.Kind != KindMeta {
 			continue
 		}
-		dir := path.Dir(r.file)
+		dir := path.Dir(r.File)
 		for _, d := range []string{dir, path.Dir(dir)} {
 			if j := onlyNodeIn(recs, d); j >= 0 {
 				metaNode[i] = j
-				u.union(j, i, "meta.properties beside its node config "+r.file)
+				u.union(j, i, "meta.properties beside its node config "+r.File)
 				break
 			}
 		}
-		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.value) != "" {
-			link(i, "cluster.id "+strings.TrimSpace(s.value), "same cluster.id "+strings.TrimSpace(s.value))
+		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.Value) != "" {
+			link(i, "cluster.id "+strings.TrimSpace(s.Value), "same cluster.id "+strings.TrimSpace(s.Value))
 		}
 	}
 	// 3. Same directory: nodes there are one cluster unless what identifies
 	// their quorums keeps them apart.
 	byDir := map[string][]int{}
 	for i, r := range recs {
-		if r.kind == KindNode {
-			byDir[path.Dir(r.file)] = append(byDir[path.Dir(r.file)], i)
+		if r.Kind == KindNode {
+			byDir[path.Dir(r.File)] = append(byDir[path.Dir(r.File)], i)
 		}
 	}
 	for _, dir := range sortedKeys(byDir) {
@@ -191,25 +198,25 @@ func buildClusters(recs []*record, opts Options) []*Cluster {
 	// bootstrap.servers name, else the only cluster in their directory.
 	brokerAt := map[string]int{}
 	for i, r := range recs {
-		if r.kind == KindNode && r.node.IsBroker {
+		if r.Kind == KindNode && r.node.IsBroker {
 			for _, l := range brokerEndpoints(r.node) {
-				brokerAt[endpointKey(path.Dir(r.file), l.Host, l.Port)] = i
+				brokerAt[endpointKey(path.Dir(r.File), l.Host, l.Port)] = i
 			}
 		}
 	}
 	for i, r := range recs {
-		if r.kind != KindClient {
+		if r.Kind != KindClient {
 			continue
 		}
 		joined := false
-		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.value) {
-			for _, e := range splitList(s.value) {
+		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.Value) {
+			for _, e := range splitList(s.Value) {
 				ep, msg := parseHostPort(e)
 				if msg != "" {
 					continue
 				}
-				if j, ok := brokerAt[endpointKey(path.Dir(r.file), ep.Host, ep.Port)]; ok {
-					u.union(j, i, "client bootstrap.servers "+e+" in "+r.file)
+				if j, ok := brokerAt[endpointKey(path.Dir(r.File), ep.Host, ep.Port)]; ok {
+					u.union(j, i, "client bootstrap.servers "+e+" in "+r.File)
 					joined = true
 					break
 				}
@@ -217,12 +224,12 @@ func buildClusters(recs []*record, opts Options) []*Cluster {
 		}
 		if !joined {
 			roots := map[int]bool{}
-			for _, j := range byDir[path.Dir(r.file)] {
+			for _, j := range byDir[path.Dir(r.File)] {
 				roots[u.find(j)] = true
 			}
 			if len(roots) == 1 {
 				for root := range roots {
-					u.union(root, i, "client in the same directory "+path.Dir(r.file))
+					u.union(root, i, "client in the same directory "+path.Dir(r.File))
 				}
 			}
 		}
@@ -240,9 +247,11 @@ func buildClusters(recs []*record, opts Options) []*Cluster {
 		}
 		slices.Sort(c.GroupedBy)
 		c.GroupedBy = slices.Compact(c.GroupedBy)
+		setVersion(c, recs, members, opts)
 		for _, i := range members {
 			addRecord(c, recs[i], opts)
 		}
+		setCounts(c, recs, members)
 		c.Name = clusterName(c)
 		clusters = append(clusters, c)
 	}
@@ -278,10 +287,10 @@ func componentKeys(u *unionFind, keysOf map[int][]string, i int) []string {
 }
 
 // onlyNodeIn returns the index of the single node config in dir, or -1.
-func onlyNodeIn(recs []*record, dir string) int {
+func onlyNodeIn(recs []*Doc, dir string) int {
 	found := -1
 	for i, r := range recs {
-		if r.kind == KindNode && path.Dir(r.file) == dir {
+		if r.Kind == KindNode && path.Dir(r.File) == dir {
 			if found >= 0 {
 				return -1
 			}
@@ -295,11 +304,61 @@ func newCluster(opts Options) *Cluster {
 	c := &Cluster{
 		KafkaVersion: catalog.Newest(), KafkaVersionSource: "default",
 		Files: []*SourceFile{}, Nodes: []*Node{}, Clients: []*Client{}, Meta: []*MetaProperties{}, MirrorMakers: []*MirrorMaker{},
+		Topics: []*Topic{},
 	}
 	if opts.KafkaVersion != "" {
 		c.KafkaVersion, c.KafkaVersionSource = opts.KafkaVersion, "flag"
 	}
 	return c
+}
+
+// setVersion takes the Kafka version a source states (Strimzi
+// spec.kafka.version, MSK kafka_version, an image tag) over --kafka-version:
+// the flag is the target for files that do not say.
+func setVersion(c *Cluster, recs []*Doc, members []int, _ Options) {
+	for _, i := range members {
+		if v := recs[i].KafkaVersion; v != nil && catalog.ValidVersion(catalog.MajorMinor(v.Text)) {
+			c.KafkaVersion, c.KafkaVersionSource = catalog.MajorMinor(v.Text), "config"
+			loc := v.Loc
+			c.KafkaVersionLoc = &loc
+			return
+		}
+	}
+}
+
+// setCounts records broker and controller counts that a source states, or
+// that follow from node entries which all state their replica count.
+func setCounts(c *Cluster, recs []*Doc, members []int) {
+	for _, i := range members {
+		if recs[i].BrokerCount != nil && c.BrokerCount == nil {
+			c.BrokerCount = recs[i].BrokerCount
+		}
+		if recs[i].ControllerCount != nil && c.ControllerCount == nil {
+			c.ControllerCount = recs[i].ControllerCount
+		}
+	}
+	if len(c.Nodes) == 0 || slices.ContainsFunc(c.Nodes, func(n *Node) bool { return n.Replicas == nil }) {
+		return
+	}
+	sum := func(pick func(*Node) bool) *Count {
+		var total *Count
+		for _, n := range c.Nodes {
+			if !pick(n) {
+				continue
+			}
+			if total == nil {
+				total = &Count{Source: "sum of replicas", Loc: n.Replicas.Loc}
+			}
+			total.Value += n.Replicas.Value
+		}
+		return total
+	}
+	if c.BrokerCount == nil {
+		c.BrokerCount = sum(func(n *Node) bool { return n.IsBroker })
+	}
+	if c.ControllerCount == nil {
+		c.ControllerCount = sum(func(n *Node) bool { return n.IsController })
+	}
 }
 
 // clusterName is the deepest directory holding all of the cluster's files.
@@ -318,41 +377,49 @@ func clusterName(c *Cluster) string {
 
 // addRecord types a record's settings for the cluster's Kafka version and
 // adds it to the cluster.
-func addRecord(c *Cluster, r *record, opts Options) {
+func addRecord(c *Cluster, r *Doc, opts Options) {
 	c.Files = append(c.Files, &SourceFile{
-		Path: r.file, Kind: r.kind, Format: r.format, Environment: r.env, EnvironmentSource: r.envSource,
-		Duplicates: nonNil(r.duplicates),
+		Path: r.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
+		Duplicates: nonNil(r.Duplicates),
 	})
-	switch r.kind {
+	switch r.Kind {
 	case KindNode:
 		r.node.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Broker}, opts.DefaultKeys[catalog.Broker])
 		c.Nodes = append(c.Nodes, r.node)
 	case KindClient:
-		scopes := clientScopes(r.clientKind)
-		cl := &Client{File: r.file, Environment: r.env, Kind: r.clientKind, BootstrapServers: []Endpoint{}}
-		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.value) {
-			for _, e := range splitList(s.value) {
+		scopes := clientScopes(r.ClientKind)
+		cl := &Client{File: r.File, Environment: r.env, Loc: r.Loc, Kind: r.ClientKind, BootstrapServers: []Endpoint{}}
+		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.Value) {
+			for _, e := range splitList(s.Value) {
 				if ep, msg := parseHostPort(e); msg == "" {
-					ep.Loc = s.loc
+					ep.Loc = s.Loc
 					cl.BootstrapServers = append(cl.BootstrapServers, ep)
 				}
 			}
 		}
 		var defaults []string
-		if r.clientKind != "client" { // a file mixing roles gets no guessed defaults
+		if r.ClientKind != "client" { // a file mixing roles gets no guessed defaults
 			defaults = opts.DefaultKeys[scopes[0]]
 		}
 		cl.Settings = typedSettings(r, c.KafkaVersion, scopes, defaults)
 		c.Clients = append(c.Clients, cl)
 	case KindMeta:
-		c.Meta = append(c.Meta, &MetaProperties{File: r.file, Environment: r.env, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
+		c.Meta = append(c.Meta, &MetaProperties{File: r.File, Environment: r.env, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
 	case KindMirrorMaker:
-		mm := &MirrorMaker{File: r.file, Environment: r.env, Clusters: []string{}}
+		mm := &MirrorMaker{File: r.File, Environment: r.env, Clusters: []string{}}
 		if s, ok := r.get("clusters"); ok {
-			mm.Clusters = splitList(s.value)
+			mm.Clusters = splitList(s.Value)
 		}
 		mm.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Mirror}, opts.DefaultKeys[catalog.Mirror])
 		c.MirrorMakers = append(c.MirrorMakers, mm)
+	case KindTopic:
+		t := r.Topic
+		t.File, t.Environment = r.File, r.env
+		if t.Loc.File == "" {
+			t.Loc = r.Loc
+		}
+		t.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Topic}, nil)
+		c.Topics = append(c.Topics, t)
 	}
 }
 
@@ -380,21 +447,27 @@ var metaTypes = map[string]string{"version": "int", "node.id": "int", "broker.id
 
 // typedSettings types every explicit setting and adds the documented
 // default of each key in defaults that the file does not set.
-func typedSettings(r *record, version string, scopes []string, defaults []string) map[string]*Setting {
-	out := make(map[string]*Setting, len(r.settings)+len(defaults))
-	for _, s := range r.settings {
-		typ := typeOf(version, scopes, s.key)
-		if r.kind == KindMeta {
-			typ = cmp.Or(metaTypes[s.key], "string")
+func typedSettings(r *Doc, version string, scopes []string, defaults []string) map[string]*Setting {
+	out := make(map[string]*Setting, len(r.Settings)+len(defaults))
+	for _, s := range r.Settings {
+		typ := typeOf(version, scopes, s.Key)
+		if r.Kind == KindMeta {
+			typ = cmp.Or(metaTypes[s.Key], "string")
 		}
-		out[s.key] = newSetting(s.key, s.value, typ, SourceExplicit, s.loc)
+		out[s.Key] = newSetting(s.Key, s.Value, typ, SourceExplicit, s.Loc)
+		if s.Unknown {
+			out[s.Key].Value, out[s.Key].Unknown, out[s.Key].Invalid = nil, true, ""
+			if s.Expr != "" {
+				out[s.Key].Raw = s.Expr
+			}
+		}
 	}
 	for _, key := range defaults {
 		if _, ok := out[key]; ok || len(scopes) == 0 {
 			continue
 		}
 		if d, ok := catalog.Default(version, scopes[0], key); ok {
-			out[key] = newSetting(key, d, typeOf(version, scopes, key), SourceDefault, Location{File: r.file, Line: 1, Column: 1})
+			out[key] = newSetting(key, d, typeOf(version, scopes, key), SourceDefault, r.Loc)
 		}
 	}
 	return out

@@ -6,7 +6,9 @@ import "strings"
 const (
 	EnvFromFlag = "flag"
 	EnvFromPath = "path"
-	EnvUnknown  = "unknown"
+	// EnvFromConfig: the source itself names the environment (a tag, a label).
+	EnvFromConfig = "config"
+	EnvUnknown    = "unknown"
 )
 
 // envWords maps a path segment (or a -/_/. separated part of one) to the

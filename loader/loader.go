@@ -78,17 +78,24 @@ func Load(paths []string, opts Options) (*Result, error) {
 	}
 	res := &Result{}
 	files := collect(paths, opts.Dir, res)
-	recs := parseAll(files, opts)
-	var all []*record
-	for _, r := range recs {
-		res.Files++
+	docs := parseAll(files, opts)
+	var all []*Doc
+	produced := map[string]bool{}
+	for _, d := range docs {
+		produced[d.File] = true
 		switch {
-		case r.err != nil:
-			res.Errors = append(res.Errors, r.err)
-		case r.kind == "":
-			res.Skipped++
+		case d.Err != nil:
+			res.Errors = append(res.Errors, d.Err)
+		case d.Kind != "":
+			all = append(all, d)
 		default:
-			all = append(all, r)
+			produced[d.File] = false
+		}
+	}
+	res.Files = len(files)
+	for _, f := range files {
+		if !produced[f.Display] {
+			res.Skipped++
 		}
 	}
 	res.Clusters = buildClusters(all, opts)
@@ -98,23 +105,30 @@ func Load(paths []string, opts Options) (*Result, error) {
 	return res, nil
 }
 
-type input struct {
-	path    string // as opened
-	display string // relative, slash-separated
-	explicit bool  // named on the command line (parsed whatever its extension)
+// Input is a file to read.
+type Input struct {
+	Path    string // as opened
+	Display string // relative to Options.Dir when under it, slash-separated
+	// Explicit: named on the command line, so read whatever its extension.
+	Explicit bool
+	adapter  *adapter
 }
 
 // collect expands the paths into files, recording unreadable paths as errors.
-func collect(paths []string, dir string, res *Result) []input {
+func collect(paths []string, dir string, res *Result) []Input {
 	seen := map[string]bool{}
-	var out []input
+	var out []Input
 	add := func(p string, explicit bool) {
 		abs, err := filepath.Abs(p)
 		if err != nil || seen[abs] {
 			return
 		}
 		seen[abs] = true
-		out = append(out, input{path: p, display: displayPath(abs, dir), explicit: explicit})
+		a := adapterFor(p, explicit)
+		if a == nil {
+			return
+		}
+		out = append(out, Input{Path: p, Display: displayPath(abs, dir), Explicit: explicit, adapter: a})
 	}
 	for _, p := range paths {
 		info, err := os.Stat(p)
@@ -140,7 +154,7 @@ func collect(paths []string, dir string, res *Result) []input {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && formatOf(d.Name()) != "" {
+			if d.Type().IsRegular() {
 				add(path, false)
 			}
 			return nil
@@ -171,39 +185,56 @@ func displayPath(p, dir string) string {
 	return filepath.ToSlash(p)
 }
 
-// formatOf names the parser for a file found while walking a directory, or
-// "" when the file is not one kafkalint reads.
-func formatOf(name string) string {
-	if strings.HasSuffix(strings.ToLower(name), ".properties") {
-		return "properties"
+// parseAll parses the inputs in parallel: a file at a time, or a directory
+// at a time for adapters that read a directory as one unit (a Terraform
+// module). Docs come back in input order.
+func parseAll(files []Input, opts Options) []*Doc {
+	type unit struct{ inputs []Input }
+	var units []unit
+	dirUnit := map[string]int{}
+	for _, f := range files {
+		if !f.adapter.perDir {
+			units = append(units, unit{[]Input{f}})
+			continue
+		}
+		key := f.adapter.name + " " + filepath.Dir(f.Path)
+		if i, ok := dirUnit[key]; ok {
+			units[i].inputs = append(units[i].inputs, f)
+			continue
+		}
+		dirUnit[key] = len(units)
+		units = append(units, unit{[]Input{f}})
 	}
-	return ""
-}
-
-// parseAll reads and parses files in parallel, keeping their order.
-func parseAll(files []input, opts Options) []*record {
-	out := make([]*record, len(files))
+	out := make([][]*Doc, len(units))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(files), 1)) {
+	for range min(runtime.GOMAXPROCS(0), max(len(units), 1)) {
 		wg.Go(func() {
 			for i := range work {
-				out[i] = parseFile(files[i], opts)
+				out[i] = units[i].inputs[0].adapter.load(units[i].inputs)
+				for _, d := range out[i] {
+					prepare(d, opts)
+				}
 			}
 		})
 	}
-	for i := range files {
+	for i := range units {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
-	return out
+	var docs []*Doc
+	for _, ds := range out {
+		docs = append(docs, ds...)
+	}
+	return docs
 }
 
-func parseFile(in input, opts Options) *record {
-	data, err := os.ReadFile(in.path)
+// readInput reads a file, or returns the doc that reports why it cannot.
+func readInput(in Input) ([]byte, *Doc) {
+	data, err := os.ReadFile(in.Path)
 	if err != nil {
-		return &record{err: &Error{File: in.display, Message: readError(err)}}
+		return nil, &Doc{File: in.Display, Err: &Error{File: in.Display, Message: readError(err)}}
 	}
-	return parseProperties(in.display, data, opts)
+	return data, nil
 }

@@ -54,7 +54,8 @@ type Voter struct {
 // Quorum is a node's view of the KRaft controller quorum.
 type Quorum struct {
 	// Mode is "static" (controller.quorum.voters), "dynamic"
-	// (controller.quorum.bootstrap.servers), "both" or "none".
+	// (controller.quorum.bootstrap.servers), "both", "none", or "managed"
+	// (the platform maintains the quorum, e.g. Strimzi).
 	Mode             string     `json:"mode"`
 	Voters           []Voter    `json:"voters"`
 	BootstrapServers []Endpoint `json:"bootstrap_servers"`
@@ -75,6 +76,14 @@ type Listener struct {
 type Node struct {
 	File        string `json:"file"`
 	Environment string `json:"environment"`
+	// Loc is where the node's configuration starts (line 1 of a properties
+	// file, a resource or YAML block); findings about a missing key point here.
+	Loc Location `json:"location"`
+	// Replicas is set when this entry stands for several identical nodes
+	// (a Strimzi node pool, a Helm replicaCount, compose deploy.replicas).
+	Replicas *Count `json:"replicas,omitempty"`
+	// ManagedKeys are keys the platform (operator, managed service) sets itself.
+	ManagedKeys []string `json:"managed_keys"`
 	// Mode is "kraft" (process.roles set) or "zookeeper".
 	Mode                    string              `json:"mode"`
 	Roles                   []string            `json:"roles"`
@@ -92,6 +101,7 @@ type Node struct {
 type Client struct {
 	File             string              `json:"file"`
 	Environment      string              `json:"environment"`
+	Loc              Location            `json:"location"`
 	Kind             string              `json:"kind"` // producer | consumer | admin | client
 	BootstrapServers []Endpoint          `json:"bootstrap_servers"`
 	Settings         map[string]*Setting `json:"settings"`
@@ -126,7 +136,8 @@ type SourceFile struct {
 	Kind        string `json:"kind"` // node | client | meta | mirrormaker
 	Format      string `json:"format"`
 	Environment string `json:"environment"`
-	// EnvironmentSource says where Environment came from: "flag", "path" or "unknown".
+	// EnvironmentSource says where Environment came from: "flag",
+	// "config" (the source names it), "path" or "unknown".
 	EnvironmentSource string      `json:"environment_source"`
 	Duplicates        []Duplicate `json:"duplicates"`
 }
@@ -134,13 +145,40 @@ type SourceFile struct {
 // Cluster is the unit of evaluation: the files that describe one Kafka
 // cluster (or one unlinked client/MirrorMaker file on its own).
 type Cluster struct {
-	Name               string            `json:"name"`
-	KafkaVersion       string            `json:"kafka_version"`
-	KafkaVersionSource string            `json:"kafka_version_source"` // flag | default
-	GroupedBy          []string          `json:"grouped_by"`
-	Files              []*SourceFile     `json:"files"`
-	Nodes              []*Node           `json:"nodes"`
-	Clients            []*Client         `json:"clients"`
-	Meta               []*MetaProperties `json:"meta"`
-	MirrorMakers       []*MirrorMaker    `json:"mirror_makers"`
+	Name               string `json:"name"`
+	KafkaVersion       string `json:"kafka_version"`
+	KafkaVersionSource string `json:"kafka_version_source"` // config | flag | default
+	// KafkaVersionLoc is where a source states the version (source "config").
+	KafkaVersionLoc *Location `json:"kafka_version_location,omitempty"`
+	// BrokerCount and ControllerCount are known only when a source states
+	// them for certain; never guessed from the number of files.
+	BrokerCount     *Count            `json:"broker_count,omitempty"`
+	ControllerCount *Count            `json:"controller_count,omitempty"`
+	GroupedBy       []string          `json:"grouped_by"`
+	Files           []*SourceFile     `json:"files"`
+	Nodes           []*Node           `json:"nodes"`
+	Clients         []*Client         `json:"clients"`
+	Meta            []*MetaProperties `json:"meta"`
+	MirrorMakers    []*MirrorMaker    `json:"mirror_makers"`
+	Topics          []*Topic          `json:"topics"`
+}
+
+// Count is a number a source states for certain (a broker count, a version),
+// with where it is written and what states it.
+type Count struct {
+	Value  int      `json:"value"`
+	Text   string   `json:"text,omitempty"`
+	Source string   `json:"source"`
+	Loc    Location `json:"location"`
+}
+
+// Topic is a topic declared in configuration (Terraform, Strimzi KafkaTopic).
+type Topic struct {
+	Name              string              `json:"name"`
+	File              string              `json:"file"`
+	Environment       string              `json:"environment"`
+	Loc               Location            `json:"location"`
+	ReplicationFactor *Setting            `json:"replication_factor,omitempty"`
+	Partitions        *Setting            `json:"partitions,omitempty"`
+	Settings          map[string]*Setting `json:"settings"`
 }

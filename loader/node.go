@@ -10,14 +10,14 @@ import (
 
 // buildNode derives a node's structure (roles, id, quorum, listeners) from
 // its raw settings. Settings are typed later, per cluster.
-func buildNode(r *record) *Node {
-	n := &Node{File: r.file, Environment: r.env, Mode: "zookeeper", Roles: []string{}}
-	if s, ok := r.get("process.roles"); ok && strings.TrimSpace(s.value) != "" {
+func buildNode(r *Doc) *Node {
+	n := &Node{File: r.File, Environment: r.env, Loc: r.Loc, Mode: "zookeeper", Roles: []string{}, Replicas: r.Replicas, ManagedKeys: nonNil(r.ManagedKeys)}
+	if s, ok := r.get("process.roles"); ok && strings.TrimSpace(s.Value) != "" {
 		n.Mode = "kraft"
-		if isPlaceholder(s.value) {
+		if isPlaceholder(s.Value) {
 			n.Mode = "unknown"
 		} else {
-			n.Roles = splitList(s.value)
+			n.Roles = splitList(s.Value)
 		}
 	}
 	switch n.Mode {
@@ -29,16 +29,19 @@ func buildNode(r *record) *Node {
 	}
 	for _, key := range []string{"node.id", "broker.id"} {
 		if s, ok := r.get(key); ok {
-			if id, err := strconv.Atoi(strings.TrimSpace(s.value)); err == nil {
+			if id, err := strconv.Atoi(strings.TrimSpace(s.Value)); err == nil {
 				n.ID = &id
 				break
 			}
 		}
 	}
 	n.Quorum = buildQuorum(r)
+	if r.QuorumManaged && n.Quorum.Mode == "none" {
+		n.Quorum.Mode = "managed"
+	}
 	n.ControllerListenerNames = []string{}
-	if s, ok := r.get("controller.listener.names"); ok && !isPlaceholder(s.value) {
-		n.ControllerListenerNames = splitList(s.value)
+	if s, ok := r.get("controller.listener.names"); ok && !isPlaceholder(s.Value) {
+		n.ControllerListenerNames = splitList(s.Value)
 	}
 	protocols := protocolMap(r, n.ControllerListenerNames)
 	n.Listeners = parseListeners(r, "listeners", protocols)
@@ -58,14 +61,14 @@ func splitList(v string) []string {
 	return out
 }
 
-func buildQuorum(r *record) Quorum {
+func buildQuorum(r *Doc) Quorum {
 	q := Quorum{Mode: "none", Voters: []Voter{}, BootstrapServers: []Endpoint{}}
 	// A key counts as set when it holds at least one entry (or an unknown
 	// placeholder); "" or "," configure nothing, as in Kafka.
 	voters, hasVoters := r.get("controller.quorum.voters")
-	hasVoters = hasVoters && (isPlaceholder(voters.value) || len(splitList(voters.value)) > 0)
+	hasVoters = hasVoters && (isPlaceholder(voters.Value) || len(splitList(voters.Value)) > 0)
 	boot, hasBoot := r.get("controller.quorum.bootstrap.servers")
-	hasBoot = hasBoot && (isPlaceholder(boot.value) || len(splitList(boot.value)) > 0)
+	hasBoot = hasBoot && (isPlaceholder(boot.Value) || len(splitList(boot.Value)) > 0)
 	switch {
 	case hasVoters && hasBoot:
 		q.Mode = "both"
@@ -74,15 +77,15 @@ func buildQuorum(r *record) Quorum {
 	case hasBoot:
 		q.Mode = "dynamic"
 	}
-	if hasVoters && !isPlaceholder(voters.value) {
-		for _, e := range splitList(voters.value) {
-			q.Voters = append(q.Voters, parseVoter(e, voters.loc))
+	if hasVoters && !isPlaceholder(voters.Value) {
+		for _, e := range splitList(voters.Value) {
+			q.Voters = append(q.Voters, parseVoter(e, voters.Loc))
 		}
 	}
-	if hasBoot && !isPlaceholder(boot.value) {
-		for _, e := range splitList(boot.value) {
+	if hasBoot && !isPlaceholder(boot.Value) {
+		for _, e := range splitList(boot.Value) {
 			if ep, err := parseHostPort(e); err == "" {
-				ep.Loc = boot.loc
+				ep.Loc = boot.Loc
 				q.BootstrapServers = append(q.BootstrapServers, ep)
 			}
 		}
@@ -147,10 +150,10 @@ var securityProtocols = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL
 // map when set; otherwise each protocol maps to itself and, in KRaft, the
 // controller listener names map to PLAINTEXT unless some listener uses a
 // secure protocol name.
-func protocolMap(r *record, controllerNames []string) map[string]string {
+func protocolMap(r *Doc, controllerNames []string) map[string]string {
 	m := map[string]string{}
-	if s, ok := r.get("listener.security.protocol.map"); ok && !isPlaceholder(s.value) {
-		for _, e := range splitList(s.value) {
+	if s, ok := r.get("listener.security.protocol.map"); ok && !isPlaceholder(s.Value) {
+		for _, e := range splitList(s.Value) {
 			name, proto, ok := strings.Cut(e, ":")
 			if ok {
 				m[strings.ToUpper(strings.TrimSpace(name))] = strings.TrimSpace(proto)
@@ -164,7 +167,7 @@ func protocolMap(r *record, controllerNames []string) map[string]string {
 	secure := false
 	for _, key := range []string{"listeners", "advertised.listeners"} {
 		if s, ok := r.get(key); ok {
-			for _, e := range splitList(s.value) {
+			for _, e := range splitList(s.Value) {
 				name, _, _ := strings.Cut(e, "://")
 				if n := strings.ToUpper(name); n != "PLAINTEXT" && slices.Contains(securityProtocols, n) {
 					secure = true
@@ -189,14 +192,14 @@ func protocolMap(r *record, controllerNames []string) map[string]string {
 
 var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+)$`)
 
-func parseListeners(r *record, key string, protocols map[string]string) []Listener {
+func parseListeners(r *Doc, key string, protocols map[string]string) []Listener {
 	out := []Listener{}
 	s, ok := r.get(key)
-	if !ok || isPlaceholder(s.value) {
+	if !ok || isPlaceholder(s.Value) {
 		return out
 	}
-	for _, e := range splitList(s.value) {
-		l := Listener{Raw: e, Loc: s.loc}
+	for _, e := range splitList(s.Value) {
+		l := Listener{Raw: e, Loc: s.Loc}
 		m := listenerRE.FindStringSubmatch(e)
 		if m == nil {
 			l.Error = fmt.Sprintf("unable to parse %q to a broker endpoint", e)

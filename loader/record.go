@@ -8,52 +8,87 @@ import (
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
-// Record kinds.
+// Doc kinds.
 const (
 	KindNode        = "node"
 	KindClient      = "client"
 	KindMeta        = "meta"
 	KindMirrorMaker = "mirrormaker"
+	KindTopic       = "topic"
 )
 
-// rawSetting is a key as written, before typing.
-type rawSetting struct {
-	key, value string
-	loc        Location
+// RawSetting is a key as a format adapter found it, before typing.
+type RawSetting struct {
+	Key   string
+	Value string
+	Loc   Location
+	// Unknown marks a value the adapter could not resolve statically (a
+	// Terraform data source, an unset ${VAR}); Expr is its source text.
+	Unknown bool
+	Expr    string
 }
 
-// record is one file's contribution, format-independent, before it is
-// grouped into a cluster and typed for the cluster's Kafka version.
-type record struct {
-	err        *Error
-	kind       string
-	format     string
-	file       string
-	env        string
-	envSource  string
-	settings   []rawSetting // last value of each key, in file order
-	duplicates []Duplicate
-	clientKind string
+// Doc is one unit of Kafka configuration found in a source: a server
+// config, a client, a meta.properties, a MirrorMaker 2 config or a topic.
+// Every format adapter produces Docs; everything after that (typing,
+// defaults, grouping into clusters) is the same for all formats.
+type Doc struct {
+	Err        *Error
+	Kind       string
+	ClientKind string // producer | consumer | admin | client
+	Format     string // properties, terraform, strimzi, helm, compose, ...
+	File       string // display path
+	// Name names the unit inside its file (a resource, CR or service);
+	// empty for a properties file.
+	Name string
+	// Loc is where the unit starts (resource block, YAML document, service);
+	// zero means line 1 of File. Findings about missing keys point here.
+	Loc        Location
+	Settings   []RawSetting // the last value of each key, in source order
+	Duplicates []Duplicate
+	// Environment, when the source states it (a tag, a namespace), wins
+	// over the path; EnvironmentFrom names where it came from.
+	Environment     string
+	EnvironmentFrom string
+	// Group links docs that belong to one cluster whatever their files
+	// (a Strimzi cluster name, an MSK cluster resource, a compose project).
+	Group string
+	// KafkaVersion is the cluster's version when the source states it.
+	KafkaVersion *Count
+	// BrokerCount and ControllerCount are cluster sizes known for certain.
+	BrokerCount     *Count
+	ControllerCount *Count
+	// Replicas: this node doc stands for that many identical nodes (a
+	// Strimzi node pool, a Helm replicaCount, compose deploy.replicas).
+	Replicas *Count
+	// QuorumManaged: the platform maintains the controller quorum itself,
+	// so the config holds no quorum keys by design.
+	QuorumManaged bool
+	// ManagedKeys are keys the platform sets itself.
+	ManagedKeys []string
+	// Topic is set for KindTopic.
+	Topic *Topic
 
-	// Filled for nodes (version-independent structure used for grouping).
-	node *Node
+	env       string
+	envSource string
+	node      *Node // version-independent structure, for grouping
 }
 
-func (r *record) get(key string) (rawSetting, bool) {
-	for _, s := range r.settings {
-		if s.key == key {
+func (r *Doc) get(key string) (RawSetting, bool) {
+	for _, s := range r.Settings {
+		if s.Key == key {
 			return s, true
 		}
 	}
-	return rawSetting{}, false
+	return RawSetting{}, false
 }
 
-func (r *record) has(key string) bool {
+func (r *Doc) has(key string) bool {
 	_, ok := r.get(key)
 	return ok
 }
 
-func parseProperties(file string, data []byte, opts Options) *record {
+func parseProperties(file string, data []byte) *Doc {
 	pf, err := properties.Parse(data)
 	if err != nil {
 		line := 1
@@ -61,29 +96,47 @@ func parseProperties(file string, data []byte, opts Options) *record {
 		if pe, ok := err.(*properties.Error); ok {
 			line, msg = pe.Line, pe.Msg
 		}
-		return &record{err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
+		return &Doc{Err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
 	}
-	r := &record{format: "properties", file: file}
-	r.env, r.envSource = environmentOf(file, opts.Environment)
+	r := &Doc{Format: "properties", File: file}
 	last := map[string]int{}
 	var earlier = map[string][]Location{}
 	for _, e := range pf.Entries {
 		loc := Location{File: file, Line: e.Line, Column: e.Column}
 		if i, ok := last[e.Key]; ok {
-			prev := r.settings[i]
-			earlier[e.Key] = append(earlier[e.Key], prev.loc)
-			r.duplicates = append(r.duplicates, Duplicate{Key: e.Key, Loc: loc, Previous: slices.Clone(earlier[e.Key])})
-			r.settings[i] = rawSetting{key: e.Key, value: e.Value, loc: loc}
+			prev := r.Settings[i]
+			earlier[e.Key] = append(earlier[e.Key], prev.Loc)
+			r.Duplicates = append(r.Duplicates, Duplicate{Key: e.Key, Loc: loc, Previous: slices.Clone(earlier[e.Key])})
+			r.Settings[i] = RawSetting{Key: e.Key, Value: e.Value, Loc: loc}
 			continue
 		}
-		last[e.Key] = len(r.settings)
-		r.settings = append(r.settings, rawSetting{key: e.Key, value: e.Value, loc: loc})
+		last[e.Key] = len(r.Settings)
+		r.Settings = append(r.Settings, RawSetting{Key: e.Key, Value: e.Value, Loc: loc})
 	}
-	r.kind, r.clientKind = classify(file, r)
-	if r.kind == KindNode {
-		r.node = buildNode(r)
-	}
+	r.Kind, r.ClientKind = classify(file, r)
 	return r
+}
+
+// prepare finishes a doc from any format: its environment and, for a
+// node, the structure used for grouping.
+func prepare(d *Doc, opts Options) {
+	if d.Err != nil || d.Kind == "" {
+		return
+	}
+	if d.Loc.File == "" {
+		d.Loc = Location{File: d.File, Line: 1, Column: 1}
+	}
+	switch {
+	case opts.Environment != "":
+		d.env, d.envSource = opts.Environment, EnvFromFlag
+	case d.Environment != "":
+		d.env, d.envSource = d.Environment, EnvFromConfig
+	default:
+		d.env, d.envSource = environmentOf(d.File, "")
+	}
+	if d.Kind == KindNode {
+		d.node = buildNode(d)
+	}
 }
 
 var nodeKeys = []string{"process.roles", "node.id", "broker.id", "listeners", "log.dirs", "log.dir"}
@@ -108,17 +161,17 @@ var clientKeys = []string{"bootstrap.servers", "security.protocol", "sasl.mechan
 // node key (zookeeper.connect only without group.id, which 0.8 consumers
 // used with it); a client by its keys or, failing that, by a file name that
 // says producer, consumer, admin or client.
-func classify(file string, r *record) (kind, clientKind string) {
+func classify(file string, r *Doc) (kind, clientKind string) {
 	base := strings.ToLower(file[strings.LastIndex(file, "/")+1:])
 	if base == "meta.properties" || strings.HasSuffix(base, "__meta.properties") {
 		return KindMeta, ""
 	}
-	if len(r.settings) > 0 && r.has("cluster.id") && allKeysIn(r, metaKeys) {
+	if len(r.Settings) > 0 && r.has("cluster.id") && allKeysIn(r, metaKeys) {
 		return KindMeta, ""
 	}
 	if r.has("clusters") {
-		for _, s := range r.settings {
-			if flowKeyRE.MatchString(s.key) {
+		for _, s := range r.Settings {
+			if flowKeyRE.MatchString(s.Key) {
 				return KindMirrorMaker, ""
 			}
 		}
@@ -151,7 +204,7 @@ func classify(file string, r *record) (kind, clientKind string) {
 	return "", ""
 }
 
-func anyKey(r *record, keys []string) bool {
+func anyKey(r *Doc, keys []string) bool {
 	for _, k := range keys {
 		if r.has(k) {
 			return true
@@ -160,9 +213,9 @@ func anyKey(r *record, keys []string) bool {
 	return false
 }
 
-func allKeysIn(r *record, set map[string]bool) bool {
-	for _, s := range r.settings {
-		if !set[s.key] {
+func allKeysIn(r *Doc, set map[string]bool) bool {
+	for _, s := range r.Settings {
+		if !set[s.Key] {
 			return false
 		}
 	}

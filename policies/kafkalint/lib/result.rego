@@ -23,11 +23,12 @@ fail_related(setting, message, related) := {
 	"related": related,
 }
 
-# missing is a finding about a key that a file does not set: it points at the
-# file's first line.
-missing(file, key, message) := {
+# missing is a finding about a key that a node (or client, topic) does not
+# set: it points at where that unit's configuration starts (line 1 of a
+# properties file, the resource or YAML block of other formats).
+missing(unit, key, message) := {
 	"message": message,
 	"key": key,
-	"location": {"file": file, "line": 1, "column": 1},
+	"location": unit.location,
 	"related": [],
 }

@@ -49,6 +49,8 @@ _entry_setting(file, entry) := setting(file, entry[0], entry[1], entry[2]) if en
 node(file, roles, entries) := {
 	"file": file,
 	"environment": "production",
+	"location": {"file": file, "line": 1, "column": 1},
+	"managed_keys": [],
 	"mode": _mode(roles),
 	"roles": roles,
 	"is_broker": _is_broker(roles),
@@ -74,6 +76,7 @@ _is_broker(roles) if count(roles) == 0
 client(file, kind, entries) := {
 	"file": file,
 	"environment": "production",
+	"location": {"file": file, "line": 1, "column": 1},
 	"kind": kind,
 	"bootstrap_servers": [],
 	"settings": settings(file, entries),
@@ -103,6 +106,7 @@ cluster(nodes, clients) := {
 	"clients": clients,
 	"meta": [],
 	"mirror_makers": [],
+	"topics": [],
 }
 
 # finding is the expected finding at file:line about key.

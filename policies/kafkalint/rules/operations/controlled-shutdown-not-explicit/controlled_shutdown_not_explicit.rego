@@ -22,7 +22,7 @@ package kafkalint.rules.operations["controlled-shutdown-not-explicit"]
 
 import data.kafkalint.lib.result
 
-report contains result.missing(node.file, "controlled.shutdown.enable", message) if {
+report contains result.missing(node, "controlled.shutdown.enable", message) if {
 	some node in input.nodes
 	node.is_broker
 	not _written(node)
