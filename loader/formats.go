@@ -20,12 +20,12 @@ type adapter struct {
 }
 
 // adapters in precedence order: the first whose match accepts a file reads it.
-var adapters = []*adapter{
-	{name: "properties", match: hasSuffix(".properties"), load: loadProperties},
-}
+var adapters = []*adapter{propertiesAdapter, terraformAdapter, yamlAdapter}
+
+var propertiesAdapter = &adapter{name: "properties", match: hasSuffix(".properties"), load: loadProperties}
 
 // fallback reads files named on the command line that no adapter matches.
-var fallback = adapters[0]
+var fallback = propertiesAdapter
 
 func hasSuffix(suffixes ...string) func(string) bool {
 	return func(path string) bool {

@@ -28,6 +28,15 @@ type RawSetting struct {
 	Expr    string
 }
 
+// Comment is a comment in a source file.
+type Comment struct {
+	Line int
+	Text string // without the comment marker
+	// Trailing: the comment follows code on its line (YAML, HCL); in
+	// .properties a '#' after a value is part of the value, so never.
+	Trailing bool
+}
+
 // Doc is one unit of Kafka configuration found in a source: a server
 // config, a client, a meta.properties, a MirrorMaker 2 config or a topic.
 // Every format adapter produces Docs; everything after that (typing,
@@ -68,6 +77,10 @@ type Doc struct {
 	ManagedKeys []string
 	// Topic is set for KindTopic.
 	Topic *Topic
+	// Comments are the comment lines of the source file (for inline
+	// directives such as `# kafkalint:ignore`); every doc of a file may
+	// carry the same list.
+	Comments []Comment
 
 	env       string
 	envSource string
@@ -99,6 +112,9 @@ func parseProperties(file string, data []byte) *Doc {
 		return &Doc{Err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
 	}
 	r := &Doc{Format: "properties", File: file}
+	for _, c := range pf.Comments {
+		r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
+	}
 	last := map[string]int{}
 	var earlier = map[string][]Location{}
 	for _, e := range pf.Entries {
