@@ -155,7 +155,6 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	}
 	// 2. meta.properties attach to a node config in the same or parent
 	// directory, and metas with one cluster.id link their nodes.
-	metaNode := map[int]int{}
 	for i, r := range recs {
 		if r.Kind != KindMeta {
 			continue
@@ -163,7 +162,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		dir := path.Dir(r.File)
 		for _, d := range []string{dir, path.Dir(dir)} {
 			if j := onlyNodeIn(recs, d); j >= 0 {
-				metaNode[i] = j
+				r.metaNode = recs[j].File
 				u.union(j, i, "meta.properties beside its node config "+r.File)
 				break
 			}
@@ -404,7 +403,7 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		cl.Settings = typedSettings(r, c.KafkaVersion, scopes, defaults)
 		c.Clients = append(c.Clients, cl)
 	case KindMeta:
-		c.Meta = append(c.Meta, &MetaProperties{File: r.File, Environment: r.env, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
+		c.Meta = append(c.Meta, &MetaProperties{File: r.File, Environment: r.env, NodeFile: r.metaNode, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
 	case KindMirrorMaker:
 		mm := &MirrorMaker{File: r.File, Environment: r.env, Clusters: []string{}}
 		if s, ok := r.get("clusters"); ok {

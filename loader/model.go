@@ -111,6 +111,9 @@ type Client struct {
 type MetaProperties struct {
 	File        string              `json:"file"`
 	Environment string              `json:"environment"`
+	// NodeFile is the node config in the same or parent directory that this
+	// log directory belongs to; empty when none is certain.
+	NodeFile string `json:"node_file"`
 	Settings    map[string]*Setting `json:"settings"`
 }
 

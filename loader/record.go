@@ -84,7 +84,8 @@ type Doc struct {
 
 	env       string
 	envSource string
-	node      *Node // version-independent structure, for grouping
+	node      *Node  // version-independent structure, for grouping
+	metaNode  string // a meta.properties: the node config it belongs to
 }
 
 func (r *Doc) get(key string) (RawSetting, bool) {
