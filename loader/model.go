@@ -109,12 +109,12 @@ type Client struct {
 
 // MetaProperties is a log directory's meta.properties.
 type MetaProperties struct {
-	File        string              `json:"file"`
-	Environment string              `json:"environment"`
+	File        string `json:"file"`
+	Environment string `json:"environment"`
 	// NodeFile is the node config in the same or parent directory that this
 	// log directory belongs to; empty when none is certain.
-	NodeFile string `json:"node_file"`
-	Settings    map[string]*Setting `json:"settings"`
+	NodeFile string              `json:"node_file"`
+	Settings map[string]*Setting `json:"settings"`
 }
 
 // MirrorMaker is a MirrorMaker 2 dedicated-mode configuration.
