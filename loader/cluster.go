@@ -11,18 +11,127 @@ import (
 	"github.com/kafkalint/kafkalint/loader/catalog"
 )
 
-// unionFind groups record indexes and remembers why.
+// unionFind groups doc indexes, remembers why, and tracks the node ids
+// in each group so that weak evidence never merges two nodes claiming the
+// same id.
 type unionFind struct {
 	parent  []int
 	reasons map[int][]string
+	ids     map[int]map[int]bool
+	quorums map[int]map[string]bool // quorum signatures per group
+	agreed  map[int]map[string]string // cluster-wide settings per group
 }
 
-func newUnionFind(n int) *unionFind {
-	u := &unionFind{parent: make([]int, n), reasons: map[int][]string{}}
-	for i := range u.parent {
+// clusterWideKeys must agree across one cluster's nodes; weak evidence
+// never merges nodes that set them differently.
+var clusterWideKeys = []string{
+	"controller.listener.names", "inter.broker.listener.name", "sasl.mechanism.inter.broker.protocol",
+	"authorizer.class.name", "min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable",
+}
+
+func newUnionFind(recs []*Doc) *unionFind {
+	u := &unionFind{
+		parent: make([]int, len(recs)), reasons: map[int][]string{}, ids: map[int]map[int]bool{},
+		quorums: map[int]map[string]bool{}, agreed: map[int]map[string]string{},
+	}
+	for i, r := range recs {
 		u.parent[i] = i
+		if r.Kind != KindNode {
+			continue
+		}
+		if r.node.ID != nil {
+			u.ids[i] = map[int]bool{*r.node.ID: true}
+		}
+		if sig := quorumSignature(r.node); sig != "" {
+			u.quorums[i] = map[string]bool{sig: true}
+		}
+		for _, k := range clusterWideKeys {
+			if s, ok := r.get(k); ok && !isPlaceholder(s.Value) {
+				if u.agreed[i] == nil {
+					u.agreed[i] = map[string]string{}
+				}
+				u.agreed[i][k] = strings.TrimSpace(s.Value)
+			}
+		}
 	}
 	return u
+}
+
+// quorumSignature summarises how a node finds its quorum: "static:<voters>",
+// "dynamic", "both:<voters>", or "" when it names no quorum.
+func quorumSignature(n *Node) string {
+	var voters []string
+	for _, v := range n.Quorum.Voters {
+		voters = append(voters, strings.ToLower(v.Raw))
+	}
+	slices.Sort(voters)
+	switch n.Quorum.Mode {
+	case "static":
+		return "static:" + strings.Join(voters, ",")
+	case "both":
+		return "both:" + strings.Join(voters, ",")
+	case "dynamic":
+		return "dynamic"
+	}
+	return ""
+}
+
+// quorumsCompatible: two quorum signatures could describe one cluster
+// without any disagreement.
+func quorumsCompatible(a, b string) bool {
+	ka, va, _ := strings.Cut(a, ":")
+	kb, vb, _ := strings.Cut(b, ":")
+	switch {
+	case ka == "dynamic" && kb == "dynamic":
+		return true
+	case ka == "dynamic" || kb == "dynamic":
+		return ka == "both" || kb == "both"
+	}
+	return va == vb
+}
+
+// conflict reports whether merging the groups of a and b would put two
+// nodes with one id, or two incompatible quorum definitions, together.
+func (u *unionFind) conflict(a, b int) bool {
+	ia, ib := u.ids[u.find(a)], u.ids[u.find(b)]
+	for id := range ia {
+		if ib[id] {
+			return true
+		}
+	}
+	for qa := range u.quorums[u.find(a)] {
+		for qb := range u.quorums[u.find(b)] {
+			if !quorumsCompatible(qa, qb) {
+				return true
+			}
+		}
+	}
+	sb := u.agreed[u.find(b)]
+	for k, v := range u.agreed[u.find(a)] {
+		if w, ok := sb[k]; ok && w != v {
+			return true
+		}
+	}
+	return false
+}
+
+// weakUnion merges a and b unless that puts conflicting nodes together:
+// for evidence that only suggests a cluster (a shared loopback endpoint or
+// bare service name, a shared directory), two configs claiming the same
+// node id, describing the quorum differently or setting a cluster-wide key
+// differently are alternatives (Kafka's own config/ holds
+// server.properties and controller.properties, both node 1), not one
+// cluster. Real host names are strong evidence and merge regardless, so
+// disagreements there are reported by the cluster rules.
+func (u *unionFind) weakUnion(a, b int, reason string) bool {
+	if u.find(a) == u.find(b) {
+		return true
+	}
+	if u.conflict(a, b) {
+		return false
+	}
+	u.union(a, b, reason)
+	return true
 }
 
 func (u *unionFind) find(i int) int {
@@ -41,6 +150,35 @@ func (u *unionFind) union(a, b int, reason string) {
 	u.parent[rb] = ra
 	u.reasons[ra] = append(append(u.reasons[ra], u.reasons[rb]...), reason)
 	delete(u.reasons, rb)
+	if u.ids[rb] != nil {
+		if u.ids[ra] == nil {
+			u.ids[ra] = map[int]bool{}
+		}
+		for id := range u.ids[rb] {
+			u.ids[ra][id] = true
+		}
+		delete(u.ids, rb)
+	}
+	if u.agreed[rb] != nil {
+		if u.agreed[ra] == nil {
+			u.agreed[ra] = map[string]string{}
+		}
+		for k, v := range u.agreed[rb] {
+			if _, ok := u.agreed[ra][k]; !ok {
+				u.agreed[ra][k] = v
+			}
+		}
+		delete(u.agreed, rb)
+	}
+	if u.quorums[rb] != nil {
+		if u.quorums[ra] == nil {
+			u.quorums[ra] = map[string]bool{}
+		}
+		for q := range u.quorums[rb] {
+			u.quorums[ra][q] = true
+		}
+		delete(u.quorums, rb)
+	}
 }
 
 // isLocalHost reports hosts that mean "this machine": they identify nothing
@@ -60,6 +198,32 @@ func endpointKey(dir, host string, port int) string {
 		return fmt.Sprintf("local %s:%d in %s", "localhost", port, dir)
 	}
 	return fmt.Sprintf("%s:%d", strings.ToLower(host), port)
+}
+
+// zookeeperKey names a ZooKeeper connect string (hosts and chroot). An
+// ensemble on loopback only links files in the same directory; one named
+// by bare service names ("zookeeper:2181", every compose file's default)
+// is weak evidence.
+func zookeeperKey(dir, connect string) (key string, weak bool) {
+	hosts, chroot, _ := strings.Cut(strings.TrimSpace(connect), "/")
+	var parts []string
+	local, bare := true, true
+	for _, h := range splitList(hosts) {
+		host, _, _ := strings.Cut(h, ":")
+		if !isLocalHost(host) {
+			local = false
+		}
+		if strings.Contains(host, ".") {
+			bare = false
+		}
+		parts = append(parts, strings.ToLower(h))
+	}
+	slices.Sort(parts)
+	key = strings.Join(parts, ",") + "/" + chroot
+	if local {
+		return "local " + key + " in " + dir, true
+	}
+	return key, bare
 }
 
 // nodeKeys are the endpoints that identify a node's controller quorum: its
@@ -127,29 +291,42 @@ func brokerEndpoints(n *Node) []Listener {
 // buildClusters groups records into clusters (see docs/model.md, "Grouping").
 func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	slices.SortFunc(recs, func(a, b *Doc) int { return cmp.Compare(a.File, b.File) })
-	u := newUnionFind(len(recs))
-	owner := map[string]int{}
+	u := newUnionFind(recs)
+	holders := map[string][]int{}
 	keysOf := map[int][]string{}
-	link := func(i int, key, why string) {
+	// link ties docs that share a key. Strong keys (a real host, a cluster
+	// id, a source-stated group) always merge; weak ones (loopback
+	// endpoints) merge with the first holder whose group does not already
+	// hold the same node id.
+	link := func(i int, key, why string, weak bool) {
 		keysOf[i] = append(keysOf[i], key)
-		if j, ok := owner[key]; ok {
-			u.union(j, i, why)
-			return
+		for _, j := range holders[key] {
+			if !weak {
+				u.union(j, i, why)
+				break
+			}
+			if u.weakUnion(j, i, why) {
+				break
+			}
 		}
-		owner[key] = i
+		holders[key] = append(holders[key], i)
 	}
 	// 0. Docs whose source ties them to one cluster (a Strimzi cluster, an
 	// MSK cluster resource, a compose project).
 	for i, r := range recs {
 		if r.Group != "" {
-			link(i, "group "+r.Group, "same "+r.Group)
+			link(i, "group "+r.Group, "same "+r.Group, false)
 		}
 	}
 	// 1. Nodes that share a quorum endpoint.
 	for i, r := range recs {
 		if r.Kind == KindNode {
 			for _, k := range quorumKeys(r.node) {
-				link(i, "quorum "+k, "shared controller quorum endpoint "+k)
+				link(i, "quorum "+k, "shared controller quorum endpoint "+k, strings.HasPrefix(k, "local "))
+			}
+			if s, ok := r.get("zookeeper.connect"); ok && r.node.Mode == "zookeeper" && !isPlaceholder(s.Value) {
+				k, weak := zookeeperKey(path.Dir(r.File), s.Value)
+				link(i, "zookeeper "+k, "same ZooKeeper ensemble "+strings.TrimSpace(s.Value), weak)
 			}
 		}
 	}
@@ -168,7 +345,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 			}
 		}
 		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.Value) != "" {
-			link(i, "cluster.id "+strings.TrimSpace(s.Value), "same cluster.id "+strings.TrimSpace(s.Value))
+			link(i, "cluster.id "+strings.TrimSpace(s.Value), "same cluster.id "+strings.TrimSpace(s.Value), false)
 		}
 	}
 	// 3. Same directory: nodes there are one cluster unless what identifies
@@ -188,7 +365,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 					continue
 				}
 				if len(componentKeys(u, keysOf, i)) == 0 || len(componentKeys(u, keysOf, j)) == 0 {
-					u.union(i, j, "same directory "+dir)
+					u.weakUnion(i, j, "same directory "+dir)
 				}
 			}
 		}

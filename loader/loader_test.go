@@ -214,6 +214,38 @@ func TestGrouping(t *testing.T) {
 	}
 }
 
+// TestGroupingWeakEvidence: loopback endpoints, bare service names and a
+// shared directory never merge configs that claim one node id, describe the
+// quorum differently or disagree on a cluster-wide key.
+func TestGroupingWeakEvidence(t *testing.T) {
+	dir := t.TempDir()
+	// Kafka 4.x's own config/: a combined server.properties and a split
+	// controller.properties + broker.properties, all on localhost: two
+	// alternatives, not one cluster with node 1 twice.
+	boot := "controller.quorum.bootstrap.servers=localhost:9093\n"
+	write(t, dir, "config/server.properties", "process.roles=broker,controller\nnode.id=1\n"+boot+"listeners=PLAINTEXT://:9092,CONTROLLER://:9093\ncontroller.listener.names=CONTROLLER\n")
+	write(t, dir, "config/controller.properties", "process.roles=controller\nnode.id=1\n"+boot+"listeners=CONTROLLER://:9093\ncontroller.listener.names=CONTROLLER\n")
+	write(t, dir, "config/broker.properties", "process.roles=broker\nnode.id=2\n"+boot+"listeners=PLAINTEXT://localhost:9092\ncontroller.listener.names=CONTROLLER\n")
+	// Two compose-style ZooKeeper brokers naming the ensemble "zookeeper":
+	// different min.insync.replicas, so different clusters.
+	write(t, dir, "zk/a.properties", "broker.id=1\nzookeeper.connect=zookeeper:2181\nmin.insync.replicas=2\n")
+	write(t, dir, "zk/b.properties", "broker.id=2\nzookeeper.connect=zookeeper:2181\nmin.insync.replicas=1\n")
+	// A real ensemble host is strong evidence: merged even when they disagree.
+	write(t, dir, "zk2/a.properties", "broker.id=1\nzookeeper.connect=zk-1.example.com:2181\nmin.insync.replicas=2\n")
+	write(t, dir, "zk2/b.properties", "broker.id=1\nzookeeper.connect=zk-1.example.com:2181\nmin.insync.replicas=1\n")
+	res := load(t, dir, Options{})
+	want := [][]string{
+		{"config/broker.properties", "config/controller.properties"},
+		{"config/server.properties"},
+		{"zk/a.properties"},
+		{"zk/b.properties"},
+		{"zk2/a.properties", "zk2/b.properties"},
+	}
+	if diff := cmp.Diff(want, clusterFiles(res)); diff != "" {
+		t.Errorf("grouping mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestUnreadablePathIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	res, err := Load([]string{filepath.Join(dir, "missing")}, Options{Dir: dir})
