@@ -190,7 +190,7 @@ func protocolMap(r *Doc, controllerNames []string) map[string]string {
 	return m
 }
 
-var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+)$`)
+var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?\d+)$`)
 
 func parseListeners(r *Doc, key string, protocols map[string]string) []Listener {
 	out := []Listener{}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -107,7 +108,8 @@ func parseProperties(file string, data []byte) *Doc {
 	if err != nil {
 		line := 1
 		msg := err.Error()
-		if pe, ok := err.(*properties.Error); ok {
+		var pe *properties.Error
+		if errors.As(err, &pe) {
 			line, msg = pe.Line, pe.Msg
 		}
 		return &Doc{Err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
@@ -148,6 +150,8 @@ func prepare(d *Doc, opts Options) {
 		d.env, d.envSource = opts.Environment, EnvFromFlag
 	case d.Environment != "":
 		d.env, d.envSource = d.Environment, EnvFromConfig
+	case opts.EnvironmentOf != nil && opts.EnvironmentOf(absPath(d.File, opts.Dir)) != "":
+		d.env, d.envSource = opts.EnvironmentOf(absPath(d.File, opts.Dir)), EnvFromConfig
 	default:
 		d.env, d.envSource = environmentOf(d.File, "")
 	}

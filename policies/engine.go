@@ -69,7 +69,8 @@ func New(ctx context.Context, mods []Module) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Compile(parsed); c.Failed() {
+	c.Compile(parsed)
+	if c.Failed() {
 		return nil, fmt.Errorf("compile policies: %w", c.Errors)
 	}
 	rules, err := rulesFrom(c)

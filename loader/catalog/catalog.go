@@ -105,7 +105,7 @@ func ValidVersion(s string) bool {
 // CompareVersions compares dotted versions numerically.
 func CompareVersions(a, b string) int {
 	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < max(len(pa), len(pb)); i++ {
+	for i := range max(len(pa), len(pb)) {
 		var x, y int
 		if i < len(pa) {
 			x, _ = strconv.Atoi(pa[i])

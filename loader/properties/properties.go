@@ -228,11 +228,11 @@ func unescape(s string) (string, error) {
 			if i+5 > len(s) {
 				return "", errBadUnicode
 			}
-			n, err := strconv.ParseUint(s[i+1:i+5], 16, 32)
+			n, err := strconv.ParseUint(s[i+1:i+5], 16, 16)
 			if err != nil {
 				return "", errBadUnicode
 			}
-			b.WriteRune(rune(n))
+			b.WriteRune(rune(uint16(n))) // four hex digits: at most 0xFFFF
 			i += 4
 		default:
 			b.WriteByte(s[i])
