@@ -18,7 +18,7 @@ type unionFind struct {
 	parent  []int
 	reasons map[int][]string
 	ids     map[int]map[int]bool
-	quorums map[int]map[string]bool // quorum signatures per group
+	quorums map[int]map[string]bool   // quorum signatures per group
 	agreed  map[int]map[string]string // cluster-wide settings per group
 }
 
@@ -45,19 +45,36 @@ func newUnionFind(recs []*Doc) *unionFind {
 		if sig := quorumSignature(r.node); sig != "" {
 			u.quorums[i] = map[string]bool{sig: true}
 		}
+		// Per role class (as the cluster rules compare them), an absent key
+		// counts as Kafka's default; an unknown value agrees with anything.
+		u.agreed[i] = map[string]string{}
 		for _, k := range clusterWideKeys {
-			if s, ok := r.get(k); ok && !isPlaceholder(s.Value) {
-				if u.agreed[i] == nil {
-					u.agreed[i] = map[string]string{}
-				}
-				u.agreed[i][k] = strings.TrimSpace(s.Value)
+			s, ok := r.get(k)
+			if ok && isPlaceholder(s.Value) {
+				continue
 			}
+			u.agreed[i][roleClass(r.node)+" "+k] = strings.TrimSpace(s.Value)
 		}
 	}
 	return u
 }
 
-// quorumSignature summarises how a node finds its quorum: "static:<voters>",
+// roleClass is the class of nodes whose settings must agree.
+func roleClass(n *Node) string {
+	switch {
+	case n.Mode == "zookeeper":
+		return "zookeeper"
+	case n.IsBroker && n.IsController:
+		return "combined"
+	case n.IsBroker:
+		return "broker"
+	case n.IsController:
+		return "controller"
+	}
+	return n.Mode
+}
+
+// quorumSignature summarizes how a node finds its quorum: "static:<voters>",
 // "dynamic", "both:<voters>", or "" when it names no quorum.
 func quorumSignature(n *Node) string {
 	var voters []string
@@ -318,9 +335,11 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 			link(i, "group "+r.Group, "same "+r.Group, false)
 		}
 	}
-	// 1. Nodes that share a quorum endpoint.
+	// 1. Nodes that share a quorum endpoint. A doc with a Group is grouped
+	// by it alone (steps 1, 3 and 4 skip it): compose service names and
+	// Strimzi cluster names are scoped to their project, not global.
 	for i, r := range recs {
-		if r.Kind == KindNode {
+		if r.Kind == KindNode && r.Group == "" {
 			for _, k := range quorumKeys(r.node) {
 				link(i, "quorum "+k, "shared controller quorum endpoint "+k, strings.HasPrefix(k, "local "))
 			}
@@ -352,7 +371,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	// their quorums keeps them apart.
 	byDir := map[string][]int{}
 	for i, r := range recs {
-		if r.Kind == KindNode {
+		if r.Kind == KindNode && r.Group == "" {
 			byDir[path.Dir(r.File)] = append(byDir[path.Dir(r.File)], i)
 		}
 	}
@@ -374,14 +393,14 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	// bootstrap.servers name, else the only cluster in their directory.
 	brokerAt := map[string]int{}
 	for i, r := range recs {
-		if r.Kind == KindNode && r.node.IsBroker {
+		if r.Kind == KindNode && r.node.IsBroker && r.Group == "" {
 			for _, l := range brokerEndpoints(r.node) {
 				brokerAt[endpointKey(path.Dir(r.File), l.Host, l.Port)] = i
 			}
 		}
 	}
 	for i, r := range recs {
-		if r.Kind != KindClient {
+		if r.Kind != KindClient || r.Group != "" {
 			continue
 		}
 		joined := false
@@ -432,7 +451,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		clusters = append(clusters, c)
 	}
 	slices.SortFunc(clusters, func(a, b *Cluster) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Files[0].Path, b.Files[0].Path))
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Files[0].Path, b.Files[0].Path), cmp.Compare(firstLine(a), firstLine(b)))
 	})
 	for i := 1; i < len(clusters); i++ {
 		if clusters[i].Name == clusters[i-1].Name {
@@ -440,6 +459,22 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		}
 	}
 	return clusters
+}
+
+// firstLine orders clusters declared in one file by where they start.
+func firstLine(c *Cluster) int {
+	line := 0
+	for _, n := range c.Nodes {
+		if line == 0 || n.Loc.Line < line {
+			line = n.Loc.Line
+		}
+	}
+	for _, t := range c.Topics {
+		if line == 0 || t.Loc.Line < line {
+			line = t.Loc.Line
+		}
+	}
+	return line
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -587,6 +622,7 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 			mm.Clusters = splitList(s.Value)
 		}
 		mm.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Mirror}, opts.DefaultKeys[catalog.Mirror])
+		buildMirror(mm, r)
 		c.MirrorMakers = append(c.MirrorMakers, mm)
 	case KindTopic:
 		t := r.Topic
@@ -631,6 +667,7 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 			typ = cmp.Or(metaTypes[s.Key], "string")
 		}
 		out[s.Key] = newSetting(s.Key, s.Value, typ, SourceExplicit, s.Loc)
+		out[s.Key].Origin = s.Origin
 		if s.Unknown {
 			out[s.Key].Value, out[s.Key].Unknown, out[s.Key].Invalid = nil, true, ""
 			if s.Expr != "" {
@@ -639,6 +676,9 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 		}
 	}
 	for _, key := range defaults {
+		if slices.Contains(r.ManagedKeys, key) {
+			continue // the platform sets it; Kafka's default is not what runs
+		}
 		if _, ok := out[key]; ok || len(scopes) == 0 {
 			continue
 		}
@@ -646,6 +686,7 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 			out[key] = newSetting(key, d, typeOf(version, scopes, key), SourceDefault, r.Loc)
 		}
 	}
+	annotate(r, version, out)
 	return out
 }
 

@@ -31,6 +31,14 @@ type Options struct {
 	DefaultKeys map[string][]string
 	// Dir is the directory paths are shown relative to ("" = working directory).
 	Dir string
+	// Exclude, when set, drops the files (absolute paths) it returns true
+	// for, whether walked or named (.kafkalint.yaml `exclude`).
+	Exclude func(abs string) bool
+	// EnvironmentOf, when set, names a file's environment from its
+	// absolute path ("" = no opinion); it wins over the path segments but
+	// not over Environment or an environment the source states itself
+	// (.kafkalint.yaml `environments`).
+	EnvironmentOf func(abs string) string
 }
 
 // Error is a file that could not be read or parsed.
@@ -53,6 +61,9 @@ type Result struct {
 	Errors   []*Error
 	Files    int // files read (parsed or failed)
 	Skipped  int // files read that hold no Kafka configuration
+	// Directives are the inline `kafkalint:` comments of every file that
+	// holds Kafka configuration, by display path (directives.go).
+	Directives map[string][]Directive
 }
 
 // Environments accepted by Options.Environment.
@@ -77,7 +88,7 @@ func Load(paths []string, opts Options) (*Result, error) {
 		opts.Dir = wd
 	}
 	res := &Result{}
-	files := collect(paths, opts.Dir, res)
+	files := dropExcluded(collect(paths, opts.Dir, res), opts)
 	docs := parseAll(files, opts)
 	var all []*Doc
 	produced := map[string]bool{}
@@ -98,6 +109,7 @@ func Load(paths []string, opts Options) (*Result, error) {
 			res.Skipped++
 		}
 	}
+	res.Directives = collectDirectives(all)
 	res.Clusters = buildClusters(all, opts)
 	slices.SortFunc(res.Errors, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
@@ -164,6 +176,27 @@ func collect(paths []string, dir string, res *Result) []Input {
 		}
 	}
 	return out
+}
+
+// dropExcluded removes the files Options.Exclude rejects.
+func dropExcluded(files []Input, opts Options) []Input {
+	if opts.Exclude == nil {
+		return files
+	}
+	return slices.DeleteFunc(files, func(in Input) bool {
+		abs, err := filepath.Abs(in.Path)
+		return err == nil && opts.Exclude(abs)
+	})
+}
+
+// absPath turns a display path (relative to dir, or absolute) back into
+// an absolute path.
+func absPath(display, dir string) string {
+	p := filepath.FromSlash(display)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 func readError(err error) string {

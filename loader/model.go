@@ -15,6 +15,9 @@ type Location struct {
 const (
 	SourceExplicit = "explicit" // written in the file
 	SourceDefault  = "default"  // Kafka's documented default for the cluster's version
+	// SourcePlatform: a managed platform fixes the value whatever the
+	// source says (Confluent Cloud's replication factor 3).
+	SourcePlatform = "platform"
 )
 
 // Setting is one configuration value. Value holds the typed value (int64,
@@ -30,6 +33,30 @@ type Setting struct {
 	Invalid string   `json:"invalid,omitempty"`
 	Source  string   `json:"source"`
 	Loc     Location `json:"location"`
+	// Origin names the source field the value is written in or follows
+	// from when that is not the Kafka key itself: "spec.kafka.config"
+	// (Strimzi), "KafkaNodePool spec.roles", a Helm chart key such as
+	// "controller.controllerOnly" (with "(not set: ...)" when the chart's
+	// default applies), a compose environment variable.
+	Origin string `json:"origin,omitempty"`
+	// Catalogue annotations of an explicit setting (loader/validate.go),
+	// set only where the catalogue covers the unit's kind and the cluster's
+	// exact Kafka release line, so that a verdict is certain.
+	// KeyStatus is "known", "unknown", "removed" (defined by an older
+	// catalogued release, by none since) or "exempt" (read by prefix or by
+	// a plugin: listener.name.*, config.providers*, authorizer and vendor
+	// keys, client and alias overrides in MirrorMaker 2).
+	KeyStatus string `json:"key_status,omitempty"`
+	// Suggestion is the closest known key of an unknown one (did you mean).
+	Suggestion string `json:"suggestion,omitempty"`
+	// KnownFor names the other kinds that define an unknown key (a consumer
+	// key in a producer file, a topic key in a broker file).
+	KnownFor []string `json:"known_for,omitempty"`
+	// AddedIn is the first catalogued release defining an unknown key that
+	// is newer than the cluster's.
+	AddedIn string `json:"added_in,omitempty"`
+	// RemovedAfter is the last catalogued release defining a removed key.
+	RemovedAfter string `json:"removed_after,omitempty"`
 }
 
 // Endpoint is a host:port pair as written.
@@ -82,8 +109,15 @@ type Node struct {
 	// Replicas is set when this entry stands for several identical nodes
 	// (a Strimzi node pool, a Helm replicaCount, compose deploy.replicas).
 	Replicas *Count `json:"replicas,omitempty"`
+	// Platform holds a managed platform's own attributes (MSK
+	// encryption_info.encryption_in_transit.client_broker, ...), typed.
+	Platform map[string]*Setting `json:"platform,omitempty"`
 	// ManagedKeys are keys the platform (operator, managed service) sets itself.
 	ManagedKeys []string `json:"managed_keys"`
+	// IgnoredSettings are keys the source writes that the platform drops
+	// before Kafka reads them (Strimzi's forbidden spec.kafka.config
+	// prefixes): they never take effect, so they are not in Settings.
+	IgnoredSettings []*Setting `json:"ignored_settings,omitempty"`
 	// Mode is "kraft" (process.roles set) or "zookeeper".
 	Mode                    string              `json:"mode"`
 	Roles                   []string            `json:"roles"`
@@ -123,6 +157,46 @@ type MirrorMaker struct {
 	Environment string              `json:"environment"`
 	Clusters    []string            `json:"clusters"`
 	Settings    map[string]*Setting `json:"settings"`
+	// Loc is where the configuration starts (line 1 of a properties file, a
+	// KafkaMirrorMaker2 resource); findings about a missing key point here.
+	Loc Location `json:"location"`
+	// Aliases are the cluster aliases in clusters or in a flow key.
+	Aliases []MirrorAlias `json:"aliases"`
+	// Flows are every ordered pair of aliases in clusters plus every pair a
+	// {source}->{target}. key names (loader/mirrormaker.go).
+	Flows []MirrorFlow `json:"flows"`
+}
+
+// MirrorAlias is one cluster alias of a MirrorMaker 2 configuration.
+type MirrorAlias struct {
+	Name string `json:"name"`
+	// Declared: the alias is listed in clusters (MirrorMaker 2 ignores flows
+	// of other aliases).
+	Declared bool `json:"declared"`
+	// BootstrapServers is {alias}.bootstrap.servers; absent when not set.
+	BootstrapServers *Setting `json:"bootstrap_servers,omitempty"`
+	// Loc is the clusters line, else the first key naming the alias.
+	Loc Location `json:"location"`
+}
+
+// MirrorFlow is a replication flow {source}->{target}.
+type MirrorFlow struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	// Enabled: the flow runs. {source}->{target}.enabled read as
+	// MirrorMaker 2 reads it (Boolean.parseBoolean: only a case-insensitive
+	// "true" enables; absent means disabled), and both aliases are in
+	// clusters. False when that value is unknown (EnabledSetting then has
+	// unknown set).
+	Enabled        bool     `json:"enabled"`
+	EnabledSetting *Setting `json:"enabled_setting,omitempty"`
+	// Loc is the flow's enabled line, else its first key, else clusters.
+	Loc Location `json:"location"`
+	// Settings are the flow's effective connector settings by key: the
+	// {source}->{target}.key override, else the top-level key (explicit or
+	// Kafka's default for the keys rules read). An override keeps its full
+	// key and location.
+	Settings map[string]*Setting `json:"settings"`
 }
 
 // Duplicate is a key written more than once in one file: Loc is the later
@@ -184,4 +258,8 @@ type Topic struct {
 	ReplicationFactor *Setting            `json:"replication_factor,omitempty"`
 	Partitions        *Setting            `json:"partitions,omitempty"`
 	Settings          map[string]*Setting `json:"settings"`
+
+	// ConfigUnknown: the topic's config map could not be resolved (a
+	// variable, a data source), so it may set keys Settings does not show.
+	ConfigUnknown bool `json:"config_unknown,omitempty"`
 }

@@ -12,6 +12,9 @@ import (
 // its raw settings. Settings are typed later, per cluster.
 func buildNode(r *Doc) *Node {
 	n := &Node{File: r.File, Environment: r.env, Loc: r.Loc, Mode: "zookeeper", Roles: []string{}, Replicas: r.Replicas, ManagedKeys: nonNil(r.ManagedKeys)}
+	for _, s := range r.Ignored {
+		n.IgnoredSettings = append(n.IgnoredSettings, &Setting{Key: s.Key, Raw: s.Value, Type: "string", Source: SourceExplicit, Loc: s.Loc, Origin: s.Origin})
+	}
 	if s, ok := r.get("process.roles"); ok && strings.TrimSpace(s.Value) != "" {
 		n.Mode = "kraft"
 		if isPlaceholder(s.Value) {
@@ -33,6 +36,18 @@ func buildNode(r *Doc) *Node {
 				n.ID = &id
 				break
 			}
+		}
+	}
+	if len(r.Platform) > 0 {
+		n.Platform = make(map[string]*Setting, len(r.Platform))
+		for _, p := range r.Platform {
+			s := newSetting(p.Key, p.Value, inferType(p.Value), SourceExplicit, p.Loc)
+			if p.Unknown {
+				s.Value, s.Unknown, s.Invalid = nil, true, ""
+				s.Raw = cmpOr(p.Expr, p.Value)
+			}
+			s.Origin = p.Origin
+			n.Platform[p.Key] = s
 		}
 	}
 	n.Quorum = buildQuorum(r)
@@ -213,4 +228,23 @@ func parseListeners(r *Doc, key string, protocols map[string]string) []Listener 
 		out = append(out, l)
 	}
 	return out
+}
+
+// inferType types a platform attribute, which no Kafka catalogue describes.
+func inferType(v string) string {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "true", "false":
+		return "boolean"
+	}
+	if _, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+		return "long"
+	}
+	return "string"
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -27,6 +27,10 @@ type RawSetting struct {
 	// Terraform data source, an unset ${VAR}); Expr is its source text.
 	Unknown bool
 	Expr    string
+	// Origin names the source field the value is written in or follows
+	// from when that is not the Kafka key itself (Strimzi
+	// "spec.kafka.config", a Helm chart key, a compose variable).
+	Origin string
 }
 
 // Comment is a comment in a source file.
@@ -76,6 +80,14 @@ type Doc struct {
 	QuorumManaged bool
 	// ManagedKeys are keys the platform sets itself.
 	ManagedKeys []string
+	// Ignored are keys the source writes that the platform drops before
+	// Kafka reads them (Strimzi's forbidden spec.kafka.config keys): they
+	// never take effect, so they are not Settings.
+	Ignored []RawSetting
+	// Platform holds a managed platform's own attributes of the cluster
+	// (MSK encryption_info, client_authentication, broker_node_group_info,
+	// flattened to dotted paths), for security rules.
+	Platform []RawSetting
 	// Topic is set for KindTopic.
 	Topic *Topic
 	// Comments are the comment lines of the source file (for inline

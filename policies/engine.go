@@ -3,6 +3,7 @@ package policies
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +25,9 @@ const (
 	ScopeProduction = "production"
 )
 
+// EngineGo marks a rule whose findings are computed in Go.
+const EngineGo = "go"
+
 // Rule is a rule's metadata, read from its package METADATA.
 type Rule struct {
 	ID          string   `json:"id"`
@@ -37,6 +41,9 @@ type Rule struct {
 	Keys        []string `json:"keys"`
 	Since       string   `json:"since"`
 	DocsURL     string   `json:"docs_url"`
+	// Engine is EngineGo for a rule computed in Go (its package holds only
+	// METADATA; e.g. the inline-directive checks), "" for a Rego rule.
+	Engine string `json:"engine,omitempty"`
 	// Path is the rule's package path under data.kafkalint.rules.
 	Path string `json:"-"`
 }
@@ -109,7 +116,8 @@ func rulesFrom(c *ast.Compiler) ([]*Rule, error) {
 			Category: string(cat), Slug: string(slug), Title: a.Title, Description: strings.TrimSpace(a.Description),
 			ID: str(a.Custom["id"]), Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]),
 			Since: str(a.Custom["since"]), AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
-			Path: ref.Path.String(),
+			Engine: str(a.Custom["engine"]),
+			Path:   ref.Path.String(),
 		}
 		r.DocsURL = DocsBase + r.ID + ".md"
 		if err := r.validate(); err != nil {
@@ -133,6 +141,8 @@ func (r *Rule) validate() error {
 		return fmt.Errorf("rule %s: custom.severity %q is not one of %v", r.ID, r.Severity, report.Severities)
 	case r.Scope != ScopeAll && r.Scope != ScopeProduction:
 		return fmt.Errorf("rule %s: custom.scope %q is not all or production", r.ID, r.Scope)
+	case r.Engine != "" && r.Engine != EngineGo:
+		return fmt.Errorf("rule %s: custom.engine %q is not %q (omit it for a Rego rule)", r.ID, r.Engine, EngineGo)
 	}
 	return nil
 }
@@ -217,6 +227,14 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 	for _, f := range c.Files {
 		envOf[f.Path] = f.Environment
 	}
+	// A finding may point into a file that is not one of the cluster's own
+	// (a Terraform variable in terraform.tfvars): it takes the environment
+	// of the cluster's files in that directory.
+	for _, f := range c.Files {
+		if d := path.Dir(f.Path) + "/"; envOf[d] == "" {
+			envOf[d] = f.Environment
+		}
+	}
 	var out []report.Finding
 	for cat, slugs := range byCategory {
 		for slug, pkg := range slugs {
@@ -225,7 +243,11 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 				continue
 			}
 			for _, rf := range pkg.Report {
-				f, keep := e.finding(r, c, rf, envOf[rf.Location.File])
+				env := envOf[rf.Location.File]
+				if env == "" {
+					env = envOf[path.Dir(rf.Location.File)+"/"]
+				}
+				f, keep := e.finding(r, c, rf, env)
 				if keep {
 					out = append(out, f)
 				}

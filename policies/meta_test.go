@@ -2,6 +2,9 @@ package policies
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,6 +40,7 @@ func TestRuleMetadata(t *testing.T) {
 	for _, m := range all {
 		source[m.Path] = m.Text
 	}
+	goTests := goTestNames(t)
 	for _, r := range engine.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if !idRE.MatchString(r.ID) {
@@ -65,6 +69,10 @@ func TestRuleMetadata(t *testing.T) {
 			}
 			dir := "policies/kafkalint/rules/" + r.Category + "/" + r.Slug + "/"
 			file := dir + strings.ReplaceAll(r.Slug, "-", "_")
+			if r.Engine == EngineGo {
+				checkGoRule(t, r, source[file+".rego"], goTests)
+				return
+			}
 			rule, test := source[file+".rego"], source[file+"_test.rego"]
 			if rule == "" || test == "" {
 				t.Fatalf("want %s.rego and %s_test.rego", file, file)
@@ -81,5 +89,56 @@ func TestRuleMetadata(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// goTestFuncRE matches a Go test function's name.
+var goTestFuncRE = regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
+
+// goTestNames lists the test functions of every _test.go file in the
+// repository.
+func goTestNames(t *testing.T) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir("..", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, m := range goTestFuncRE.FindAllStringSubmatch(string(b), -1) {
+			names = append(names, m[1])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// checkGoRule checks a rule computed in Go (custom.engine: go): its package
+// holds METADATA only, and Go tests named Test<ID>Fail* and
+// Test<ID>Success* stand in for the Rego fail/success tests.
+func checkGoRule(t *testing.T, r *Rule, rego string, goTests []string) {
+	t.Helper()
+	if rego == "" {
+		t.Fatalf("rule %s: want its METADATA package in policies/kafkalint/rules/%s/%s/", r.ID, r.Category, r.Slug)
+	}
+	if strings.Contains(rego, "\nreport ") {
+		t.Errorf("rule %s is computed in Go (custom.engine: go) but its package defines report", r.ID)
+	}
+	for _, kind := range []string{"Fail", "Success"} {
+		if !slices.ContainsFunc(goTests, func(name string) bool { return strings.HasPrefix(name, "Test"+r.ID+kind) }) {
+			t.Errorf("rule %s is computed in Go: want a Go test func Test%s%s...", r.ID, r.ID, kind)
+		}
 	}
 }

@@ -4,6 +4,9 @@ package report
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"slices"
 )
 
@@ -53,6 +56,41 @@ type Finding struct {
 	// Key is the logical thing the finding is about (a config key or
 	// resource), stable across edits that move lines.
 	Key string `json:"key,omitempty"`
+	// Fingerprint identifies the finding across runs: a hash of rule id,
+	// file and Key plus an ordinal among findings sharing those three,
+	// never the line (Finish fills it).
+	Fingerprint string `json:"fingerprint"`
+	// Suppression says why a finding is hidden (only findings in
+	// Report.Suppressed have one).
+	Suppression *Suppression `json:"-"`
+}
+
+// Suppression kinds (SARIF's words).
+const (
+	// SuppressedInSource: a `# kafkalint:ignore` directive in the file.
+	SuppressedInSource = "inSource"
+	// SuppressedExternal: recorded in a baseline file.
+	SuppressedExternal = "external"
+)
+
+// Suppression is why a finding is not reported: an inline directive or a
+// baseline entry.
+type Suppression struct {
+	Kind          string // SuppressedInSource or SuppressedExternal
+	Justification string // the directive's reason, or which baseline
+}
+
+// Rule describes a rule for the formats that list rules (SARIF).
+type Rule struct {
+	ID, Slug, Category, Title, Description string
+	// Severity is the effective default severity (after configuration).
+	Severity string
+	Scope    string
+	DocsURL  string
+	// Help is the rule's documentation page (Markdown).
+	Help string
+	// Disabled: turned off by configuration.
+	Disabled bool
 }
 
 // LoadError is an input that could not be read or parsed.
@@ -69,6 +107,10 @@ type Summary struct {
 	Clusters   int            `json:"clusters"`
 	Findings   int            `json:"findings"`
 	BySeverity map[string]int `json:"by_severity"`
+	// Suppressed counts findings hidden by inline directives, Baselined
+	// those hidden by a baseline file; neither is in Findings.
+	Suppressed int `json:"suppressed"`
+	Baselined  int `json:"baselined"`
 }
 
 // Report is the result of one run.
@@ -77,6 +119,14 @@ type Report struct {
 	Findings []Finding   `json:"findings"`
 	Errors   []LoadError `json:"errors"`
 	Summary  Summary     `json:"summary"`
+	// Suppressed are findings hidden by a directive or a baseline: left
+	// out of every format except SARIF, which lists them with a
+	// suppression.
+	Suppressed []Finding `json:"-"`
+	// Rules are the rules that ran (for SARIF's rule list).
+	Rules []Rule `json:"-"`
+	// Linted are the files that were linted (so JUnit can list clean ones).
+	Linted []string `json:"-"`
 }
 
 // Finish sorts findings and errors deterministically and fills the counts.
@@ -88,20 +138,11 @@ func (r *Report) Finish() {
 	if r.Errors == nil {
 		r.Errors = []LoadError{}
 	}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		if f.Related == nil {
-			f.Related = []Location{}
-		}
-		slices.SortFunc(f.Related, compareLocations)
-	}
-	slices.SortFunc(r.Findings, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
-			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
-	})
-	r.Findings = slices.CompactFunc(r.Findings, func(a, b Finding) bool {
-		return a.ID == b.ID && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.Message == b.Message
-	})
+	r.Findings = sortFindings(r.Findings)
+	r.Suppressed = sortFindings(r.Suppressed)
+	fingerprint(r.Findings, r.Suppressed)
+	slices.Sort(r.Linted)
+	r.Linted = slices.Compact(r.Linted)
 	slices.SortFunc(r.Errors, func(a, b LoadError) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
 	})
@@ -110,6 +151,69 @@ func (r *Report) Finish() {
 	for _, f := range r.Findings {
 		r.Summary.BySeverity[f.Severity]++
 	}
+	r.Summary.Suppressed, r.Summary.Baselined = 0, 0
+	for _, f := range r.Suppressed {
+		if f.Suppression != nil && f.Suppression.Kind == SuppressedExternal {
+			r.Summary.Baselined++
+		} else {
+			r.Summary.Suppressed++
+		}
+	}
+}
+
+// sortFindings sorts by file, line, id, column and message, drops exact
+// repeats and gives every finding a non-nil, sorted Related list.
+func sortFindings(fs []Finding) []Finding {
+	for i := range fs {
+		f := &fs[i]
+		if f.Related == nil {
+			f.Related = []Location{}
+		}
+		slices.SortFunc(f.Related, compareLocations)
+	}
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+	})
+	return slices.CompactFunc(fs, func(a, b Finding) bool {
+		return a.ID == b.ID && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.Message == b.Message
+	})
+}
+
+// fingerprint fills Fingerprint: hash(rule id, file, key) plus the
+// finding's ordinal, by position, among findings with the same three (a
+// key repeated in one file). Reported and suppressed findings are counted
+// together so suppressing one does not renumber the others.
+func fingerprint(lists ...[]Finding) {
+	var all []*Finding
+	for _, l := range lists {
+		for i := range l {
+			all = append(all, &l[i])
+		}
+	}
+	slices.SortStableFunc(all, func(a, b *Finding) int {
+		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.File, b.File), cmp.Compare(a.Key, b.Key),
+			cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+	})
+	n := 0
+	for i, f := range all {
+		if i > 0 && f.ID == all[i-1].ID && f.File == all[i-1].File && f.Key == all[i-1].Key {
+			n++
+		} else {
+			n = 1
+		}
+		f.Fingerprint = fmt.Sprintf("%s:%d", LogicalHash(f.ID, f.File, f.Key), n)
+	}
+}
+
+// LogicalHash hashes the parts that identify a finding whatever its line.
+func LogicalHash(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 func compareLocations(a, b Location) int {

@@ -56,6 +56,9 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if s.Skipped > 0 {
 		fmt.Fprintf(&b, " (%d skipped: not Kafka configuration)", s.Skipped)
 	}
+	if s.Suppressed > 0 || s.Baselined > 0 {
+		fmt.Fprintf(&b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
+	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(&b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
 	}

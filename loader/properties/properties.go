@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -109,7 +110,14 @@ func crossCheck(text string, f *File) error {
 		}
 		return &Error{Line: 1, Msg: strings.TrimPrefix(msg, "properties: ")}
 	}
-	for k, e := range f.Last() {
+	last := f.Last()
+	keys := make([]string, 0, len(last))
+	for k := range last {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		e := last[k]
 		v, ok := p.Get(k)
 		if !ok || v != e.Value {
 			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %q consistently", k)}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -54,7 +55,10 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(s.Err, "kafkalint: %v\n", ee.err)
+			// One line per problem (a configuration file can have several).
+			for line := range strings.SplitSeq(ee.err.Error(), "\n") {
+				fmt.Fprintf(s.Err, "kafkalint: %s\n", line)
+			}
 		}
 		return ee.code
 	}
@@ -72,7 +76,7 @@ func newRoot(s Streams) *cobra.Command {
 	}
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.AddCommand(newLint(s), newInspect(s), newRules(s), newExplain(s), newVersion(s))
+	root.AddCommand(newLint(s), newInspect(s), newRules(s), newExplain(s), newConfigCmd(s), newVersion(s))
 	return root
 }
 
@@ -102,7 +106,7 @@ func newVersion(s Streams) *cobra.Command {
 	}
 }
 
-// colorWanted reports whether text output should be coloured: not when
+// colorWanted reports whether text output should be colored: not when
 // asked not to, not with NO_COLOR set, and only on a terminal.
 func colorWanted(w io.Writer, noColor bool) bool {
 	if noColor || os.Getenv("NO_COLOR") != "" {

@@ -51,11 +51,14 @@ func writeFile(t *testing.T, path, text string) {
 }
 
 func TestExitCodes(t *testing.T) {
+	// Fixtures end with controller.listener.names so that KFK3016 (a
+	// broker-only node must name the controller listener) stays silent.
 	dir := t.TempDir()
 	t.Chdir(dir)
-	writeFile(t, "prod/clean/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\n")
-	writeFile(t, "prod/bad/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\nauto.leader.rebalance.enable=false\n")
-	writeFile(t, "prod/warn/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\nauto.leader.rebalance.enable=false\n")
+	isolate(t)
+	writeFile(t, "prod/clean/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\ncontroller.listener.names=CONTROLLER\n")
+	writeFile(t, "prod/bad/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\nauto.leader.rebalance.enable=false\ncontroller.listener.names=CONTROLLER\n")
+	writeFile(t, "prod/warn/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\nauto.leader.rebalance.enable=false\ncontroller.listener.names=CONTROLLER\n")
 	writeFile(t, "broken/server.properties", "node.id=1\nlog.dirs=\\uZZZZ\n")
 	tests := []struct {
 		name string
@@ -91,7 +94,8 @@ func TestExitCodes(t *testing.T) {
 func TestLoadErrorDoesNotHideOtherFiles(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	writeFile(t, "prod/bad/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	isolate(t)
+	writeFile(t, "prod/bad/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\ncontroller.listener.names=CONTROLLER\n")
 	writeFile(t, "prod/broken/server.properties", "node.id=1\n\nlog.dirs=/data\\u12\n")
 	code, rep := lintJSON(t, ".")
 	if code != ExitError {
@@ -112,7 +116,8 @@ func TestLoadErrorDoesNotHideOtherFiles(t *testing.T) {
 func TestUnknownEnvironmentIsProductionWithHint(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	writeFile(t, "kafka/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	isolate(t)
+	writeFile(t, "kafka/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\ncontroller.listener.names=CONTROLLER\n")
 	_, rep := lintJSON(t, "kafka")
 	if len(rep.Findings) != 1 {
 		t.Fatalf("findings = %+v, want one", rep.Findings)
@@ -134,7 +139,8 @@ func TestUnknownEnvironmentIsProductionWithHint(t *testing.T) {
 func TestTextOutput(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	writeFile(t, "prod/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\nnum.partitions=1\nnum.partitions=2\n")
+	isolate(t)
+	writeFile(t, "prod/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\nnum.partitions=1\nnum.partitions=2\ncontroller.listener.names=CONTROLLER\n")
 	code, out, _ := run(t, "lint", "--no-color", "prod")
 	want := "prod/server.properties:6:1: warning KFK9001 " // message checked by the rule's own tests
 	if code != ExitOK || !strings.HasPrefix(out, want) || !strings.Contains(out, "(duplicate-key)\n    related: prod/server.properties:5\n") {

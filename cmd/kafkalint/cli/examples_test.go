@@ -17,8 +17,11 @@ import (
 )
 
 // wantRE matches an expectation marker: `# want: KFK1001, KFK1002` applies
-// to the next setting line; `# want-file: KFK4002` to the file (line 1).
-var wantRE = regexp.MustCompile(`[#!]\s*want(-file)?:\s*(KFK\d{4}(?:\s*,\s*KFK\d{4})*)`)
+// to the next setting line; `# want-file: KFK4002` to the file (line 1). An
+// optional `related=file:line;file:line` (paths as findings show them)
+// requires exactly those related locations for each id of the marker; a
+// marker without it leaves related locations unchecked.
+var wantRE = regexp.MustCompile(`[#!]\s*want(-file)?:\s*(KFK\d{4}(?:\s*,\s*KFK\d{4})*)(?:\s+related=(\S+))?`)
 
 // readWants collects "file:line:ID" expectations from every example file.
 func readWants(t *testing.T, root string) []string {
@@ -40,14 +43,30 @@ func readWants(t *testing.T, root string) []string {
 			text := strings.TrimSpace(sc.Text())
 			if m := wantRE.FindStringSubmatch(text); m != nil {
 				ids := strings.Split(strings.ReplaceAll(m[2], " ", ""), ",")
-				if m[1] == "-file" {
+				for i := range ids {
+					ids[i] += relatedSuffix(strings.Split(m[3], ";"))
+				}
+				// A marker after code on its own line (a YAML or HCL trailing
+				// comment) targets that line, as do markers pending above it.
+				at := wantRE.FindStringIndex(text)
+				code := strings.TrimSpace(text[:at[0]])
+				trailing := code != "" && !strings.HasPrefix(code, "#") && !strings.HasPrefix(code, "!")
+				switch {
+				case m[1] == "-file":
 					for _, id := range ids {
 						wants = append(wants, fmt.Sprintf("%s:1:%s", rel, id))
 					}
-				} else {
+				case trailing:
+					for _, id := range append(pending, ids...) {
+						wants = append(wants, fmt.Sprintf("%s:%d:%s", rel, line, id))
+					}
+					pending = nil
+				default:
 					pending = append(pending, ids...)
 				}
-				continue
+				if !trailing {
+					continue
+				}
 			}
 			if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "!") {
 				continue
@@ -69,6 +88,17 @@ func readWants(t *testing.T, root string) []string {
 	return wants
 }
 
+// relatedSuffix renders related locations for a want or finding key: ""
+// when none are given, else " related=" and the sorted locations.
+func relatedSuffix(locs []string) string {
+	locs = slices.DeleteFunc(slices.Clone(locs), func(l string) bool { return l == "" })
+	if len(locs) == 0 {
+		return ""
+	}
+	slices.Sort(locs)
+	return " related=" + strings.Join(locs, ";")
+}
+
 // TestExamples lints examples/ and requires exactly the findings its want
 // markers announce, and that every rule fires in some example.
 func TestExamples(t *testing.T) {
@@ -81,10 +111,26 @@ func TestExamples(t *testing.T) {
 	if len(rep.Errors) > 0 {
 		t.Errorf("examples have load errors: %+v", rep.Errors)
 	}
+	// Findings whose (file, line, id) has a marker with related= carry
+	// their related locations in the comparison.
+	checkRelated := map[string]bool{}
+	for _, w := range wants {
+		if base, _, ok := strings.Cut(w, " related="); ok {
+			checkRelated[base] = true
+		}
+	}
 	var got []string
 	fired := map[string]bool{}
 	for _, f := range rep.Findings {
-		got = append(got, fmt.Sprintf("%s:%d:%s", f.File, f.Line, f.ID))
+		key := fmt.Sprintf("%s:%d:%s", f.File, f.Line, f.ID)
+		if checkRelated[key] {
+			var locs []string
+			for _, r := range f.Related {
+				locs = append(locs, fmt.Sprintf("%s:%d", r.File, r.Line))
+			}
+			key += relatedSuffix(locs)
+		}
+		got = append(got, key)
 		fired[f.ID] = true
 	}
 	slices.Sort(got)

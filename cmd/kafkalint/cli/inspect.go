@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 
 	"github.com/spf13/cobra"
@@ -10,7 +11,7 @@ import (
 )
 
 func newInspect(s Streams) *cobra.Command {
-	var env, kafkaVersion string
+	var env, kafkaVersion, configFile string
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] PATH...",
 		Short: "Print the normalized cluster model as JSON (the exact input the policies see)",
@@ -20,7 +21,11 @@ func newInspect(s Streams) *cobra.Command {
 			if err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
-			res, err := loader.Load(args, loader.Options{Environment: env, KafkaVersion: kafkaVersion, DefaultKeys: engine.DefaultKeys()})
+			cfg, err := loadConfig(configFile, engine)
+			if err != nil {
+				return err
+			}
+			res, err := loader.Load(args, loadOptions(env, cmp.Or(kafkaVersion, cfg.KafkaVersion), cfg, engine))
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -51,5 +56,6 @@ func newInspect(s Streams) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&env, "env", "", "environment of every file: production, staging or development")
 	cmd.Flags().StringVar(&kafkaVersion, "kafka-version", "", "target Kafka version X.Y")
+	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
 	return cmd
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -10,17 +11,26 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/docs"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
 
 type lintFlags struct {
-	format       string
-	env          string
-	kafkaVersion string
-	failLevel    string
-	noColor      bool
+	formats         []string
+	env             string
+	kafkaVersion    string
+	failLevel       string
+	noColor         bool
+	configFile      string
+	noInlineIgnores bool
+	baseline        string
+	writeBaseline   string
+	baselinePrune   bool
+	newFromRev      string
+	contexts        []string
 }
 
 func newLint(s Streams) *cobra.Command {
@@ -29,40 +39,89 @@ func newLint(s Streams) *cobra.Command {
 		Use:   "lint [flags] PATH...",
 		Short: "Lint Kafka configuration files and directories",
 		Long: "Lint Kafka configuration files and directories (walked recursively; .git, node_modules and vendor are skipped).\n\n" +
-			"Exit codes: 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or load errors.",
+			"Settings come from .kafkalint.yaml in the working directory or its parents (or --config); flags win over it.\n\n" +
+			"Exit codes: 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage, configuration or load errors.",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLint(cmd.Context(), s, f, args)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
-	fl.StringVar(&f.env, "env", "", "environment of every file: production, staging or development (default: from the path)")
-	fl.StringVar(&f.kafkaVersion, "kafka-version", "", "target Kafka version X.Y (default: the newest catalogued 4.x)")
-	fl.StringVar(&f.failLevel, "fail-level", report.Error, "lowest severity that makes the exit code 1: error, warning or info")
-	fl.BoolVar(&f.noColor, "no-color", false, "disable colour in text output (NO_COLOR is honoured too)")
+	fl.StringArrayVar(&f.formats, "format", []string{report.FormatText},
+		"output `FORMAT[=PATH]`, repeatable: "+strings.Join(report.Formats(), ", ")+"; PATH - or none is stdout")
+	fl.StringVar(&f.env, "env", "", "environment of every file: production, staging or development (default: .kafkalint.yaml environments, else from the path)")
+	fl.StringVar(&f.kafkaVersion, "kafka-version", "", "target Kafka version X.Y (default: .kafkalint.yaml kafka_version, else the newest cataloged 4.x)")
+	fl.StringVar(&f.failLevel, "fail-level", "", "lowest severity that makes the exit code 1: error, warning or info (default: .kafkalint.yaml fail_level, else error)")
+	fl.BoolVar(&f.noColor, "no-color", false, "disable color in text output (NO_COLOR is honored too)")
+	fl.StringVar(&f.configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
+	fl.BoolVar(&f.noInlineIgnores, "no-inline-ignores", false, "ignore every # kafkalint:ignore directive (audits)")
+	fl.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in baseline `FILE`")
+	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record the current findings in baseline `FILE` (and hide them from this run's report)")
+	fl.BoolVar(&f.baselinePrune, "baseline-prune", false, "with --baseline: list and remove the entries that no longer match a finding")
+	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in or related to files changed since git `REV` (everything is still analyzed)")
+	fl.StringArrayVar(&f.contexts, "context", nil, "analyze `DIR` (repeatable) and report only findings in or related to the PATH arguments (pre-commit: --context . FILE...)")
 	return cmd
 }
 
-func (f lintFlags) validate() error {
-	if f.format != "text" && f.format != "json" {
-		return usageError("unknown --format %q (want text or json)", f.format)
-	}
-	if !slices.Contains(report.Severities, f.failLevel) {
-		return usageError("unknown --fail-level %q (want %s)", f.failLevel, strings.Join(report.Severities, ", "))
-	}
-	return nil
+// settings are the flags merged with the configuration file.
+type settings struct {
+	lintFlags
+	cfg     *config.Config
+	outputs []output
 }
 
-func runLint(ctx context.Context, s Streams, f lintFlags, paths []string) error {
-	if err := f.validate(); err != nil {
-		return err
+func resolve(f lintFlags, engine *policies.Engine) (*settings, error) {
+	outs, err := parseOutputs(f.formats)
+	if err != nil {
+		return nil, err
 	}
+	cfg, err := loadConfig(f.configFile, engine)
+	if err != nil {
+		return nil, err
+	}
+	st := &settings{lintFlags: f, cfg: cfg, outputs: outs}
+	if st.failLevel == "" {
+		st.failLevel = cmp.Or(cfg.FailLevel, report.Error)
+	}
+	if st.kafkaVersion == "" {
+		st.kafkaVersion = cfg.KafkaVersion
+	}
+	if !slices.Contains(report.Severities, st.failLevel) {
+		return nil, usageError("unknown --fail-level %q (want %s)", st.failLevel, strings.Join(report.Severities, ", "))
+	}
+	switch {
+	case f.baselinePrune && f.baseline == "":
+		return nil, usageError("--baseline-prune needs --baseline FILE")
+	case f.writeBaseline != "" && f.baseline != "":
+		return nil, usageError("--write-baseline and --baseline cannot be combined: --write-baseline re-records every current finding, --baseline-prune drops entries that no longer match")
+	}
+	return st, nil
+}
+
+func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	engine, err := policies.Builtin()
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	res, err := loader.Load(paths, loader.Options{Environment: f.env, KafkaVersion: f.kafkaVersion, DefaultKeys: engine.DefaultKeys()})
+	st, err := resolve(f, engine)
+	if err != nil {
+		return err
+	}
+	// With --context the PATH arguments only select what is reported.
+	loadPaths, only := args, pathFilter(nil)
+	if len(st.contexts) > 0 {
+		loadPaths = st.contexts
+		if only, err = existingPaths(args); err != nil {
+			return err
+		}
+	}
+	var changed pathFilter
+	if st.newFromRev != "" {
+		if changed, err = gitChanged(ctx, st.newFromRev); err != nil {
+			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
+		}
+	}
+	res, err := loader.Load(loadPaths, loadOptions(st.env, st.kafkaVersion, st.cfg, engine))
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -70,25 +129,107 @@ func runLint(ctx context.Context, s Streams, f lintFlags, paths []string) error 
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
-	switch f.format {
-	case "json":
-		err = report.WriteJSON(s.Out, rep)
-	default:
-		err = report.WriteText(s.Out, rep, report.TextOptions{Color: colorWanted(s.Out, f.noColor)})
+	rep.Findings = slices.DeleteFunc(rep.Findings, func(f report.Finding) bool { return st.cfg.Rules[f.ID] == config.Off })
+	if !st.noInlineIgnores {
+		applyDirectives(rep, res, engine, st.cfg)
 	}
-	if err != nil {
+	for i := range rep.Findings {
+		if sev := st.cfg.Rules[rep.Findings[i].ID]; sev != "" {
+			rep.Findings[i].Severity = sev
+		}
+	}
+	values := settingValues(res)
+	switch {
+	case st.writeBaseline != "":
+		n, err := writeBaseline(st.writeBaseline, rep.Findings, values)
+		if err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
+		fmt.Fprintf(s.Err, "kafkalint: recorded %d %s in %s\n", n, plural(n, "finding"), st.writeBaseline)
+		hideAll(rep, "recorded in baseline "+st.writeBaseline)
+	case st.baseline != "":
+		if err := applyBaseline(s, rep, res, values, st.baseline, st.baselinePrune); err != nil {
+			return err
+		}
+	}
+	for _, keep := range []pathFilter{only, changed} {
+		if keep != nil {
+			keep.apply(rep)
+		}
+	}
+	rep.Rules = ruleInfos(engine, st.cfg)
+	rep.Linted = lintedFiles(res, only, changed)
+	rep.Finish()
+	if err := writeOutputs(s, st.outputs, rep, st.noColor); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	switch {
 	case len(rep.Errors) > 0:
 		return &exitError{code: ExitError}
-	case rep.AtOrAbove(f.failLevel) > 0:
+	case rep.AtOrAbove(st.failLevel) > 0:
 		return &exitError{code: ExitFindings}
 	}
 	return nil
 }
 
-// evaluate runs the engine on every cluster in parallel and builds the report.
+// loadOptions builds the loader's options from the flags and the
+// configuration file.
+func loadOptions(env, kafkaVersion string, cfg *config.Config, engine *policies.Engine) loader.Options {
+	opts := loader.Options{Environment: env, KafkaVersion: kafkaVersion, DefaultKeys: engine.DefaultKeys()}
+	if cfg.Path != "" || len(cfg.Exclude) > 0 {
+		// The configuration file itself is never a Kafka configuration.
+		opts.Exclude = func(abs string) bool { return abs == cfg.Path || cfg.Excluded(abs) }
+	}
+	if len(cfg.Environments) > 0 {
+		opts.EnvironmentOf = cfg.EnvironmentOf
+	}
+	return opts
+}
+
+// ruleInfos describes every rule for the formats that list rules (SARIF),
+// with the severity configuration gives it.
+func ruleInfos(engine *policies.Engine, cfg *config.Config) []report.Rule {
+	var out []report.Rule
+	for _, r := range engine.Rules() {
+		help, _ := docs.Rule(r.ID) // every rule has a page (policies meta test)
+		info := report.Rule{
+			ID: r.ID, Slug: r.Slug, Category: r.Category, Title: r.Title, Description: r.Description,
+			Severity: r.Severity, Scope: r.Scope, DocsURL: r.DocsURL, Help: help,
+		}
+		switch sev := cfg.Rules[r.ID]; sev {
+		case "":
+		case config.Off:
+			info.Disabled = true
+		default:
+			info.Severity = sev
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// lintedFiles lists the files that hold Kafka configuration, limited to
+// those the report filters keep.
+func lintedFiles(res *loader.Result, filters ...pathFilter) []string {
+	var out []string
+	for _, c := range res.Clusters {
+		for _, f := range c.Files {
+			keep := true
+			for _, p := range filters {
+				if p != nil && !p.match(f.Path) {
+					keep = false
+				}
+			}
+			if keep {
+				out = append(out, f.Path)
+			}
+		}
+	}
+	return out
+}
+
+// evaluate runs the engine on every cluster in parallel and builds the
+// report (not yet finished: suppressions and filters come next).
 func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) (*report.Report, error) {
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
 	for _, e := range res.Errors {
@@ -121,6 +262,5 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 		}
 		rep.Findings = append(rep.Findings, fs...)
 	}
-	rep.Finish()
 	return rep, nil
 }

@@ -27,17 +27,68 @@ import data.kafkalint.lib.result
 # values for auto-created topics, and in KRaft mode the controllers read both
 # keys too (CreateTopics with replication factor -1, min.insync.replicas
 # resolution and ELR). Both settings are effective values: written in the file
-# or Kafka's default added by the loader.
-#
-# Topics (not in the model yet) get their own branch: the topic's replication
-# factor against the topic's own min.insync.replicas, through the same
-# _no_fault_tolerance and _message.
-report contains result.fail(min_isr, _message(min_isr, rf)) if {
+# or Kafka's default added by the loader (unless the platform manages the key,
+# as Amazon MSK does: its own default applies then, which is not known here).
+report contains result.fail(min_isr, _message(_shown(min_isr), _shown(rf))) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	min_isr := node.settings["min.insync.replicas"]
+	_known(node, rf)
+	_known(node, min_isr)
 	_no_fault_tolerance(rf.value, min_isr.value)
 }
+
+# Topics that set min.insync.replicas: their replication factor against it.
+report contains result.fail(min_isr, _topic_message(topic, _shown(min_isr), rf)) if {
+	some topic in input.topics
+	rf := topic.replication_factor
+	min_isr := topic.settings["min.insync.replicas"]
+	_no_fault_tolerance(rf.value, min_isr.value)
+}
+
+# Topics that do not set it take the cluster's value. That value is known for
+# certain only when the model holds the cluster's nodes and every one of them
+# has the same known min.insync.replicas (brokers enforce it, KRaft
+# controllers resolve it); a topic whose config map is unknown may set it.
+# The finding is anchored at the topic's replication factor, with the nodes'
+# values as related locations.
+report contains result.fail_related(rf, _topic_message(topic, inherited.text, rf), inherited.locations) if {
+	some topic in input.topics
+	not topic.settings["min.insync.replicas"]
+	not topic.config_unknown
+	rf := topic.replication_factor
+	inherited := _cluster_min_isr
+	_no_fault_tolerance(rf.value, inherited.value)
+}
+
+# _known holds for a value written in the file, or for Kafka's default of a
+# key the platform does not manage.
+_known(_, setting) if {
+	setting.source == "explicit"
+	_ = setting.value
+}
+
+_known(node, setting) if {
+	setting.source == "default"
+	not setting.key in node.managed_keys
+}
+
+_cluster_min_isr := {"value": v, "text": text, "locations": locations} if {
+	count(input.nodes) > 0
+	every node in input.nodes {
+		_known(node, node.settings["min.insync.replicas"])
+	}
+	values := {node.settings["min.insync.replicas"].value | some node in input.nodes}
+	count(values) == 1
+	some v in values
+	locations := sort({node.settings["min.insync.replicas"].location | some node in input.nodes})
+	sources := {node.settings["min.insync.replicas"].source | some node in input.nodes}
+	text := sprintf("min.insync.replicas=%v inherited from the cluster%s", [v, _inherited_note(sources)])
+}
+
+_inherited_note(sources) := " (Kafka's default, not set on its nodes)" if sources == {"default"}
+
+_inherited_note(sources) := "'s nodes" if sources != {"default"}
 
 # _no_fault_tolerance holds when a replicated partition cannot lose a single
 # replica without rejecting acks=all writes. Undefined for unknown values.
@@ -46,10 +97,16 @@ _no_fault_tolerance(replication_factor, min_isr) if {
 	min_isr >= replication_factor
 }
 
-_message(min_isr, rf) := sprintf(
+_message(min_isr_text, rf_text) := sprintf(
 	"%s with %s: acks=all writes need that many in-sync replicas, so a single replica that is restarting, lagging or down makes every acks=all write fail with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the replication factor (the Kafka docs use 2 with a replication factor of 3)",
-	[_shown(min_isr), _shown(rf)],
+	[min_isr_text, rf_text],
 )
+
+_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s", [topic.name, _message(min_isr_text, _rf_shown(rf))])
+
+_rf_shown(rf) := sprintf("replication factor %v", [rf.value]) if rf.source != "platform"
+
+_rf_shown(rf) := sprintf("replication factor %v (fixed by the platform)", [rf.value]) if rf.source == "platform"
 
 _shown(setting) := sprintf("%s=%v", [setting.key, setting.value]) if setting.source == "explicit"
 

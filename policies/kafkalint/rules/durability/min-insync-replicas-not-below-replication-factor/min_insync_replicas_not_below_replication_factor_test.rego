@@ -76,3 +76,75 @@ test_success_unknown_replication_factor if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# --- Topics ---------------------------------------------------------------------
+
+_msk := ["default.replication.factor", "min.insync.replicas"]
+
+test_fail_topic_sets_min_isr_equal_to_its_replication_factor if {
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 3, 8]])
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=3 with replication factor 3"))} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_fail_topic_with_platform_replication_factor if {
+	topic := object.union(
+		t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 4, 8]]),
+		{"replication_factor": {"source": "platform", "location": {"file": "topics.tf", "line": 1, "column": 1}}},
+	)
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=4 with replication factor 3 (fixed by the platform)"))} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_fail_topic_inherits_the_nodes_value if {
+	b1 := t.node("b1/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 4]])
+	b2 := t.node("b2/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 6]])
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["retention.ms", 1000, 7]])
+	rule.report == {t.finding_related(
+		"topics.tf", 5, "replication.factor",
+		_message("topic orders: min.insync.replicas=3 inherited from the cluster's nodes with replication factor 3"),
+		[["b1/server.properties", 4], ["b2/server.properties", 6]],
+	)} with input as t.full_cluster([b1, b2], [], [], [topic])
+}
+
+test_success_topic_below_its_replication_factor if {
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 2, 8]])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_topic_replication_factor_one if {
+	topic := t.declared_topic("topics.tf", "logs", 1, 5, [["min.insync.replicas", 1, 8]])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+# Without the cluster's nodes in the model the inherited value is not known.
+test_success_topic_min_isr_absent_without_nodes if {
+	topic := t.declared_topic("topics.tf", "orders", 2, 5, [])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_topic_inherits_when_nodes_disagree if {
+	b1 := t.node("b1/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 4]])
+	b2 := t.node("b2/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 2, 6]])
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
+	count(rule.report) == 0 with input as t.full_cluster([b1, b2], [], [], [topic])
+}
+
+test_success_topic_config_unknown if {
+	b1 := t.node("b1/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 4]])
+	topic := object.union(t.declared_topic("topics.tf", "orders", 3, 5, []), {"config_unknown": true})
+	count(rule.report) == 0 with input as t.full_cluster([b1], [], [], [topic])
+}
+
+test_success_topic_unknown_min_isr if {
+	topic := object.union(t.declared_topic("topics.tf", "orders", 3, 5, []), {"settings": {"min.insync.replicas": t.unknown_setting("topics.tf", "min.insync.replicas", "${var.min_isr}", 8)}})
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+# On a managed platform (Amazon MSK) Kafka's default of a managed key is not
+# the value that runs: neither the node nor an inheriting topic is judged.
+test_success_managed_defaults_unknown if {
+	node := t.with_managed_keys(t.node("main.tf", [], [["default.replication.factor", 1, 0], ["min.insync.replicas", 1, 0]]), _msk)
+	explicit_min_isr := t.with_managed_keys(t.node("main.tf", [], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 9]]), _msk)
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
+	count(rule.report) == 0 with input as t.full_cluster([node], [], [], [topic])
+	count(rule.report) == 0 with input as t.full_cluster([explicit_min_isr], [], [], [])
+}

@@ -27,16 +27,65 @@ import data.kafkalint.lib.result
 # default added by the loader (min.insync.replicas defaults to 1, so a file
 # that sets only default.replication.factor=3 is reported at its line 1).
 # Every node is checked: in KRaft mode the controllers read both keys too.
-#
-# Topics (not in the model yet) get their own branch: the topic's replication
-# factor against its effective min.insync.replicas, through the same
-# _leader_alone_acknowledges and _message.
-report contains result.fail(min_isr, _message(min_isr, rf)) if {
+# Kafka's default of a key the platform manages (Amazon MSK sets
+# min.insync.replicas itself) is not the value that runs, so it is not used.
+report contains result.fail(min_isr, _message(_shown(min_isr), _shown(rf))) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	min_isr := node.settings["min.insync.replicas"]
+	_known(node, rf)
+	_known(node, min_isr)
 	_leader_alone_acknowledges(rf.value, min_isr.value)
 }
+
+# Topics that set min.insync.replicas.
+report contains result.fail(min_isr, _topic_message(topic, _shown(min_isr), rf)) if {
+	some topic in input.topics
+	rf := topic.replication_factor
+	min_isr := topic.settings["min.insync.replicas"]
+	_leader_alone_acknowledges(rf.value, min_isr.value)
+}
+
+# Topics that do not set it take the cluster's value, known for certain only
+# when the model holds the cluster's nodes and all of them have the same
+# known value; a topic whose config map is unknown may set it. Anchored at
+# the topic's replication factor, with the nodes' values as related
+# locations.
+report contains result.fail_related(rf, _topic_message(topic, inherited.text, rf), inherited.locations) if {
+	some topic in input.topics
+	not topic.settings["min.insync.replicas"]
+	not topic.config_unknown
+	rf := topic.replication_factor
+	inherited := _cluster_min_isr
+	_leader_alone_acknowledges(rf.value, inherited.value)
+}
+
+_known(_, setting) if {
+	setting.source == "explicit"
+	_ = setting.value
+}
+
+_known(node, setting) if {
+	setting.source == "default"
+	not setting.key in node.managed_keys
+}
+
+_cluster_min_isr := {"value": v, "text": text, "locations": locations} if {
+	count(input.nodes) > 0
+	every node in input.nodes {
+		_known(node, node.settings["min.insync.replicas"])
+	}
+	values := {node.settings["min.insync.replicas"].value | some node in input.nodes}
+	count(values) == 1
+	some v in values
+	locations := sort({node.settings["min.insync.replicas"].location | some node in input.nodes})
+	sources := {node.settings["min.insync.replicas"].source | some node in input.nodes}
+	text := sprintf("min.insync.replicas=%v inherited from the cluster%s", [v, _inherited_note(sources)])
+}
+
+_inherited_note(sources) := " (Kafka's default, not set on its nodes)" if sources == {"default"}
+
+_inherited_note(sources) := "'s nodes" if sources != {"default"}
 
 # Undefined for unknown values.
 _leader_alone_acknowledges(replication_factor, min_isr) if {
@@ -44,10 +93,16 @@ _leader_alone_acknowledges(replication_factor, min_isr) if {
 	min_isr == 1
 }
 
-_message(min_isr, rf) := sprintf(
+_message(min_isr_text, rf_text) := sprintf(
 	"%s with %s: once the followers drop out of the in-sync replica set the leader alone acknowledges acks=all writes, so losing that broker loses records producers were told were safe; set min.insync.replicas=2 and use acks=all",
-	[_shown(min_isr), _shown(rf)],
+	[min_isr_text, rf_text],
 )
+
+_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s", [topic.name, _message(min_isr_text, _rf_shown(rf))])
+
+_rf_shown(rf) := sprintf("replication factor %v", [rf.value]) if rf.source != "platform"
+
+_rf_shown(rf) := sprintf("replication factor %v (fixed by the platform)", [rf.value]) if rf.source == "platform"
 
 _shown(setting) := sprintf("%s=%v", [setting.key, setting.value]) if setting.source == "explicit"
 

@@ -62,3 +62,68 @@ test_success_unknown_replication_factor if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# --- Topics ---------------------------------------------------------------------
+
+test_fail_topic_sets_min_isr_one if {
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 1, 8]])
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=1 with replication factor 3"))} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_fail_confluent_topic_min_isr_one if {
+	topic := object.union(
+		t.declared_topic("topics.tf", "payments", 3, 1, [["min.insync.replicas", 1, 9]]),
+		{"replication_factor": {"source": "platform"}},
+	)
+	rule.report == {t.finding("topics.tf", 9, "min.insync.replicas", _message("topic payments: min.insync.replicas=1 with replication factor 3 (fixed by the platform)"))} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_fail_topic_inherits_kafkas_default if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 1, 0]])
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
+	rule.report == {t.finding_related(
+		"topics.tf", 5, "replication.factor",
+		_message("topic orders: min.insync.replicas=1 inherited from the cluster (Kafka's default, not set on its nodes) with replication factor 3"),
+		[["server.properties", 1]],
+	)} with input as t.full_cluster([node], [], [], [topic])
+}
+
+test_success_topic_min_isr_two if {
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 2, 8]])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_topic_rf_two if {
+	topic := t.declared_topic("topics.tf", "orders", 2, 5, [["min.insync.replicas", 1, 8]])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_topic_min_isr_absent_without_nodes if {
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_topic_overrides_the_nodes_value if {
+	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 1, 0]])
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 2, 8]])
+	count(rule.report) == 0 with input as t.full_cluster([node], [], [], [topic])
+}
+
+test_success_topic_unknown_replication_factor if {
+	topic := object.union(
+		object.remove(t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 1, 8]]), ["replication_factor"]),
+		{"replication_factor": t.unknown_setting("topics.tf", "replication.factor", "${each.value.rf}", 5)},
+	)
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+# Amazon MSK sets min.insync.replicas itself (2 on a three-zone cluster):
+# Kafka's default 1 is not what runs.
+test_success_managed_default_min_isr if {
+	node := t.with_managed_keys(
+		t.node("main.tf", [], [["default.replication.factor", 3, 7], ["min.insync.replicas", 1, 0]]),
+		["default.replication.factor", "min.insync.replicas"],
+	)
+	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
+	count(rule.report) == 0 with input as t.full_cluster([node], [], [], [topic])
+}

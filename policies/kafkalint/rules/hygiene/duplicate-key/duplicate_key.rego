@@ -28,10 +28,14 @@ report contains result.fail_related({"key": duplicate.key, "location": duplicate
 	some file in input.files
 	some duplicate in file.duplicates
 	message := sprintf(
-		"%s is set again at line %v (earlier at %s): Java's Properties keeps only the last occurrence, so the earlier value a reader sees first is silently ignored; keep exactly one line for the key",
-		[duplicate.key, duplicate.location.line, _lines(duplicate.previous)],
+		"%s is set again at line %v (earlier at %s): %s",
+		[duplicate.key, duplicate.location.line, _lines(duplicate.previous), _why(file.format)],
 	)
 }
+
+_why(format) := "Java's Properties keeps only the last occurrence, so the earlier value a reader sees first is silently ignored; keep exactly one line for the key" if format == "properties"
+
+_why(format) := "depending on the tool that reads it, only one of the values takes effect or the file is rejected, so the value a reviewer sees may not be the one that runs; keep exactly one entry for the key" if format != "properties"
 
 _lines(locations) := sprintf("line %v", [locations[0].line]) if count(locations) == 1
 

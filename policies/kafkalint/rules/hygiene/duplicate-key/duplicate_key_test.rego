@@ -83,3 +83,15 @@ test_fail_duplicate_of_placeholder_key if {
 	f := _file("server.properties", "node", [_duplicate("server.properties", "log.dirs", 6, [2])])
 	rule.report == {_finding("server.properties", 6, "log.dirs", _message("log.dirs", 6, "line 2"), [2])} with input as object.union(t.cluster([node], []), {"files": [f]})
 }
+
+test_fail_duplicate_in_yaml_has_a_format_neutral_message if {
+	file := object.union(t.source_file("values.yaml", "node"), {"format": "helm", "duplicates": [{
+		"key": "num.partitions",
+		"location": {"file": "values.yaml", "line": 9, "column": 5},
+		"previous": [{"file": "values.yaml", "line": 7, "column": 5}],
+	}]})
+	c := object.union(t.cluster([], []), {"files": [file]})
+	some f in rule.report with input as c
+	contains(f.message, "depending on the tool that reads it")
+	not contains(f.message, "Java")
+}

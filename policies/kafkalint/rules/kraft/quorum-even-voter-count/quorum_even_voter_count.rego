@@ -2,7 +2,8 @@
 # title: Controller quorum has an even number of voters
 # description: |
 #   The static controller quorum (controller.quorum.voters) has an even number
-#   of voters, 4 or more. A majority of 4 is 3 and a majority of 6 is 4, so
+#   of voters, 4 or more, or a platform that manages the quorum itself runs an
+#   even number of controllers, 4 or more. A majority of 4 is 3 and a majority of 6 is 4, so
 #   they tolerate as few controller failures as 3 and 5 voters while adding a
 #   machine that can fail.
 # related_resources:
@@ -34,6 +35,10 @@ import data.kafkalint.lib.result
 #   - Only when no controller-role node of the cluster states a voter set (for
 #     example only broker files were given) is the finding reported at the
 #     voters line of each node whose voter set is faulty.
+#   - Managed quorum: when no node states a voter set and the platform
+#     maintains the quorum (quorum.mode "managed"), every controller is a
+#     voter, so the voter count is input.controller_count; the finding is
+#     reported once, where that count is written.
 
 # _ids is the voter set a node states.
 _ids(node) := {v.id | some v in node.quorum.voters; not v.error}
@@ -63,6 +68,21 @@ report contains result.fail(setting, message) if {
 	message := sprintf(
 		"controller.quorum.voters=%s defines %d voters: a majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5",
 		[setting.raw, n, n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
+	)
+}
+
+report contains result.fail(subject, message) if {
+	count(_anchors) == 0
+	some node in input.nodes
+	node.quorum.mode == "managed"
+	c := input.controller_count
+	n := c.value
+	n >= 4
+	n % 2 == 0
+	subject := {"key": "controller.quorum.voters", "location": c.location}
+	message := sprintf(
+		"the controller quorum has %d voters (%s: %d): the platform makes every controller a voter; a majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail; run an odd number of controllers, 3 or 5",
+		[n, c.source, n, n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
 	)
 }
 

@@ -116,3 +116,32 @@ test_success_unknown_placeholder if {
 	})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+_managed(file, roles) := object.union(t.node(file, roles, []), {"quorum": {"mode": "managed", "voters": [], "bootstrap_servers": []}})
+
+_with_controllers(cluster, n, file, line, source) := object.union(cluster, {"controller_count": {
+	"value": n,
+	"text": sprintf("%d", [n]),
+	"source": source,
+	"location": {"file": file, "line": line, "column": 1},
+}})
+
+test_fail_managed_four_controllers if {
+	c := _with_controllers(t.cluster([_managed("values.yaml", ["controller", "broker"])], []), 4, "values.yaml", 12, "controller.replicaCount")
+	message := "the controller quorum has 4 voters (controller.replicaCount: 4): the platform makes every controller a voter; a majority of 4 is 3, so the quorum tolerates 1 controller failure, no more than 3 voters would, and the extra voter is one more machine that can fail; run an odd number of controllers, 3 or 5"
+	rule.report == {t.finding("values.yaml", 12, _key, message)} with input as c
+}
+
+test_success_managed_five_controllers if {
+	c := _with_controllers(t.cluster([_managed("values.yaml", ["controller"])], []), 5, "values.yaml", 12, "controller.replicaCount")
+	count(rule.report) == 0 with input as c
+}
+
+test_success_managed_two_left_to_kfk3001 if {
+	c := _with_controllers(t.cluster([_managed("values.yaml", ["controller"])], []), 2, "values.yaml", 12, "controller.replicaCount")
+	count(rule.report) == 0 with input as c
+}
+
+test_success_managed_count_unknown if {
+	count(rule.report) == 0 with input as t.cluster([_managed("values.yaml", ["controller"])], [])
+}

@@ -2,9 +2,11 @@
 # title: Controller quorum has fewer than three voters
 # description: |
 #   The static controller quorum (controller.quorum.voters) has one or two
-#   voters. An active controller needs a majority of the voters, so one voter
-#   tolerates no failure and two voters (majority 2) stop all metadata changes
-#   as soon as either controller is down.
+#   voters, or a platform that manages the quorum itself (Strimzi node pools,
+#   the Bitnami chart) runs one or two controllers. An active controller needs
+#   a majority of the voters, so one voter tolerates no failure and two voters
+#   (majority 2) stop all metadata changes as soon as either controller is
+#   down.
 # related_resources:
 #   - description: Kafka docs, KRaft controllers
 #     ref: https://kafka.apache.org/documentation/#kraft_voter
@@ -34,6 +36,11 @@ import data.kafkalint.lib.result
 #   - Only when no controller-role node of the cluster states a voter set (for
 #     example only broker files were given) is the finding reported at the
 #     voters line of each node whose voter set is faulty.
+#   - Managed quorum: when no node states a voter set and the platform
+#     maintains the quorum (quorum.mode "managed"), every controller is a
+#     voter, so the voter count is input.controller_count; the finding is
+#     reported once, where that count is written (a KafkaNodePool's replicas
+#     line, a chart's controller.replicaCount).
 
 # _ids is the voter set a node states.
 _ids(node) := {v.id | some v in node.quorum.voters; not v.error}
@@ -61,6 +68,26 @@ report contains result.fail(setting, message) if {
 	not setting.unknown
 	message := _message(setting.raw, ids)
 }
+
+report contains result.fail(subject, message) if {
+	count(_anchors) == 0
+	some node in input.nodes
+	node.quorum.mode == "managed"
+	c := input.controller_count
+	c.value in {1, 2}
+	subject := {"key": "controller.quorum.voters", "location": c.location}
+	message := _managed_message(c)
+}
+
+_managed_message(c) := sprintf(
+	"the controller quorum has a single voter (%s: 1): the platform makes every controller a voter, so restarting, upgrading or losing that one controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers",
+	[c.source],
+) if c.value == 1
+
+_managed_message(c) := sprintf(
+	"the controller quorum has 2 voters (%s: 2): the platform makes every controller a voter, a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers",
+	[c.source],
+) if c.value == 2
 
 _message(raw, ids) := sprintf(
 	"controller.quorum.voters=%s defines a single voter (id %d): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",

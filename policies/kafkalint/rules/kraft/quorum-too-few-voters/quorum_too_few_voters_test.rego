@@ -161,3 +161,51 @@ test_success_malformed_entries_are_not_voters if {
 	})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# _managed is a node whose platform maintains the quorum (Strimzi, the
+# Bitnami chart): no voters in its config.
+_managed(file, roles) := object.union(t.node(file, roles, []), {"quorum": {"mode": "managed", "voters": [], "bootstrap_servers": []}})
+
+_with_controllers(cluster, n, file, line, source) := object.union(cluster, {"controller_count": {
+	"value": n,
+	"text": sprintf("%d", [n]),
+	"source": source,
+	"location": {"file": file, "line": line, "column": 1},
+}})
+
+_pool_source := "replicas of KafkaNodePool controller"
+
+test_fail_managed_single_controller if {
+	c := _with_controllers(t.cluster([_managed("kafka.yaml", ["controller", "broker"])], []), 1, "kafka.yaml", 8, _pool_source)
+	message := "the controller quorum has a single voter (replicas of KafkaNodePool controller: 1): the platform makes every controller a voter, so restarting, upgrading or losing that one controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers"
+	rule.report == {t.finding("kafka.yaml", 8, _key, message)} with input as c
+}
+
+test_fail_managed_two_controllers_reported_once if {
+	nodes := [_managed("kafka.yaml", ["controller"]), _managed("kafka.yaml", ["broker"])]
+	c := _with_controllers(t.cluster(nodes, []), 2, "kafka.yaml", 9, _pool_source)
+	message := "the controller quorum has 2 voters (replicas of KafkaNodePool controller: 2): the platform makes every controller a voter, a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers"
+	rule.report == {t.finding("kafka.yaml", 9, _key, message)} with input as c
+}
+
+test_success_managed_three_controllers if {
+	c := _with_controllers(t.cluster([_managed("kafka.yaml", ["controller"])], []), 3, "kafka.yaml", 9, _pool_source)
+	count(rule.report) == 0 with input as c
+}
+
+test_success_managed_count_unknown if {
+	count(rule.report) == 0 with input as t.cluster([_managed("kafka.yaml", ["controller"])], [])
+}
+
+test_success_controller_count_without_managed_quorum if {
+	# A known count alone (a compose project with static voters) is left to
+	# the voter lines.
+	c := _with_controllers(t.cluster([t.node("compose.yaml", ["controller"], [])], []), 1, "compose.yaml", 3, "compose services")
+	count(rule.report) == 0 with input as c
+}
+
+test_success_managed_but_voters_stated_elsewhere if {
+	nodes := [_managed("kafka.yaml", ["broker"]), _controller("controller.properties", _three, 4)]
+	c := _with_controllers(t.cluster(nodes, []), 1, "kafka.yaml", 9, _pool_source)
+	count(rule.report) == 0 with input as c
+}

@@ -25,6 +25,7 @@ import data.kafkalint.lib.result
 report contains result.missing(node, "controlled.shutdown.enable", message) if {
 	some node in input.nodes
 	node.is_broker
+	not "controlled.shutdown.enable" in node.managed_keys # e.g. MSK: users cannot set it
 	not _written(node)
 	message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
 }

@@ -49,3 +49,8 @@ test_success_unknown_placeholder_counts_as_set if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+test_success_platform_manages_the_key if {
+	node := object.union(t.node("main.tf", ["broker"], []), {"managed_keys": ["controlled.shutdown.enable"]})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,33 @@
+// Command gentree writes a synthetic bulk tree of Kafka configuration
+// repositories for kafkalint's benchmarks (see package bench/gen):
+//
+//	go run ./bench/gentree -out /tmp/tree -repos 1000 -files 10 -seed 1
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/kafkalint/kafkalint/bench/gen"
+)
+
+func main() {
+	var opts gen.Options
+	out := flag.String("out", "", "directory to write the tree into (created; must be empty or absent)")
+	flag.IntVar(&opts.Repos, "repos", 1000, "number of repositories")
+	flag.IntVar(&opts.Files, "files", 10, "files per repository")
+	flag.Uint64Var(&opts.Seed, "seed", 1, "random seed")
+	flag.StringVar(&opts.Corpus, "corpus", "", "real-world corpus directory (default: ../shared/corpus/real-world beside the repository root)")
+	flag.Parse()
+	if *out == "" {
+		fmt.Fprintln(os.Stderr, "gentree: -out is required")
+		os.Exit(2)
+	}
+	stats, err := gen.Write(*out, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gentree:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("gentree: %d repositories, %d files (%s) in %s\n", opts.Repos, opts.Repos*opts.Files, stats, *out)
+}

@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/kafkalint/kafkalint/docs"
+	"github.com/kafkalint/kafkalint/policies"
+)
+
+// TestMultipleFormats: one run writes several formats, each to stdout or a
+// file, with the same exit code.
+func TestMultipleFormats(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker+"offsets.topic.replication.factor=1\n")
+	code, out, errOut := run(t, "lint", "--no-color",
+		"--format", "text", "--format", "json=out/report.json", "--format=sarif=out/report.sarif", "--format", "junit=junit.xml", "prod")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "prod/server.properties:6:1: error KFK1001 ") {
+		t.Errorf("stdout is not the text report:\n%s", out)
+	}
+	var rep struct {
+		Findings []struct {
+			ID          string `json:"id"`
+			Fingerprint string `json:"fingerprint"`
+		} `json:"findings"`
+	}
+	readJSON(t, "out/report.json", &rep)
+	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].Fingerprint == "" {
+		t.Errorf("report.json findings = %+v", rep.Findings)
+	}
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID   string `json:"id"`
+						Help struct {
+							Markdown string `json:"markdown"`
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID              string            `json:"ruleId"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	readJSON(t, "out/report.sarif", &sarif)
+	if sarif.Version != "2.1.0" || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 1 ||
+		sarif.Runs[0].Results[0].PartialFingerprints["kafkalint/v1"] != rep.Findings[0].Fingerprint {
+		t.Errorf("report.sarif = %+v", sarif)
+	}
+	// Every rule is listed, with its docs page as help.
+	engine, err := policies.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(sarif.Runs[0].Tool.Driver.Rules), len(engine.Rules()); got != want {
+		t.Errorf("SARIF lists %d rules, want all %d", got, want)
+	}
+	for _, r := range sarif.Runs[0].Tool.Driver.Rules {
+		page, err := docs.Rule(r.ID)
+		if err != nil {
+			continue // a rule without a page fails the policies meta test
+		}
+		if r.Help.Markdown != page {
+			t.Errorf("rule %s: help.markdown is not its docs page: %.40q", r.ID, r.Help.Markdown)
+		}
+	}
+	data, err := os.ReadFile("junit.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Failures int `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil || suites.Failures != 1 {
+		t.Errorf("junit.xml: %v, failures %d\n%s", err, suites.Failures, data)
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, data)
+	}
+}
+
+func TestFormatErrors(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, "prod/server.properties", cleanBroker)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "xml"}, `unknown --format "xml"`},
+		{[]string{"--format", "text", "--format", "json"}, "--format text and --format json both write to stdout"},
+		{[]string{"--format", "json=-", "--format", "sarif"}, "--format json and --format sarif both write to stdout"},
+		{[]string{"--format", "json=a.json", "--format", "sarif=./a.json"}, "two --format outputs write to ./a.json"},
+	} {
+		code, _, errOut := run(t, append(append([]string{"lint"}, tt.args...), "prod")...)
+		if code != ExitError || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+}
+
+// TestGitHubFormat: annotations, then the text report; the job summary
+// goes to $GITHUB_STEP_SUMMARY, appended.
+func TestGitHubFormat(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker+"offsets.topic.replication.factor=1\n")
+	writeFile(t, "summary.md", "earlier step\n")
+	t.Setenv("GITHUB_STEP_SUMMARY", "summary.md")
+	code, out, _ := run(t, "lint", "--format", "github", "prod")
+	if code != ExitFindings {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := "::error file=prod/server.properties,line=6,col=1,title=KFK1001 offsets-topic-replication-factor-one::offsets.topic.replication.factor=1"
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, "\nprod/server.properties:6:1: error KFK1001 ") {
+		t.Errorf("github output:\n%s\nwant it to start with %q and include the text report", out, want)
+	}
+	summary, err := os.ReadFile("summary.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(summary), "earlier step\n## kafkalint\n") || !strings.Contains(string(summary), "| error | [KFK1001](") {
+		t.Errorf("summary.md:\n%s", summary)
+	}
+}

@@ -1,0 +1,300 @@
+package terraform
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// terraformFuncs are Terraform's built-in functions that can be evaluated
+// statically, mapped to go-cty's standard library where Terraform uses the
+// same implementation, and written here where Terraform's semantics differ
+// (length of a string, replace with a /regex/, lookup without a default,
+// one, sum, templatefile, file). Any other function a module calls
+// evaluates to unknown (see unknownFunc).
+func (m *module) terraformFuncs() map[string]function.Function {
+	fs := map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "floor": stdlib.FloorFunc, "log": stdlib.LogFunc,
+		"max": stdlib.MaxFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc, "pow": stdlib.PowFunc,
+		"signum": stdlib.SignumFunc,
+		"chomp":  stdlib.ChompFunc, "format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc,
+		"indent": stdlib.IndentFunc, "join": stdlib.JoinFunc, "lower": stdlib.LowerFunc, "upper": stdlib.UpperFunc,
+		"regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc, "split": stdlib.SplitFunc,
+		"strrev": stdlib.ReverseFunc, "substr": stdlib.SubstrFunc, "title": stdlib.TitleFunc,
+		"trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc, "trimsuffix": stdlib.TrimSuffixFunc,
+		"trimspace": stdlib.TrimSpaceFunc,
+		"chunklist": stdlib.ChunklistFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
+		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
+		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
+		"merge": stdlib.MergeFunc, "range": stdlib.RangeFunc, "reverse": stdlib.ReverseListFunc,
+		"setintersection": stdlib.SetIntersectionFunc, "setproduct": stdlib.SetProductFunc,
+		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
+		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
+		"coalesce": stdlib.CoalesceFunc, "jsonencode": stdlib.JSONEncodeFunc, "jsondecode": stdlib.JSONDecodeFunc,
+		"csvdecode": stdlib.CSVDecodeFunc,
+		"tobool":    stdlib.MakeToFunc(cty.Bool), "tonumber": stdlib.MakeToFunc(cty.Number),
+		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)), "toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
+		"length": lengthFunc, "lookup": lookupFunc, "replace": replaceFunc, "one": oneFunc, "sum": sumFunc,
+		"startswith": startsWithFunc, "endswith": endsWithFunc, "strcontains": strContainsFunc,
+	}
+	fs["templatefile"] = m.templateFileFunc(fs)
+	fs["file"] = m.fileFunc()
+	return fs
+}
+
+// unknownFunc stands for a function that cannot be evaluated statically
+// (timestamp, uuid, cidrsubnet, base64 and crypto functions, provider
+// functions): its result is unknown, whatever the arguments.
+var unknownFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{
+		Name: "args", Type: cty.DynamicPseudoType,
+		AllowUnknown: true, AllowNull: true, AllowDynamicType: true, AllowMarked: true,
+	},
+	Type: function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func([]cty.Value, cty.Type) (cty.Value, error) { return cty.DynamicVal, nil },
+})
+
+// lengthFunc is Terraform's length: of a collection, or of a string in
+// characters.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowUnknown: true}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		ty := args[0].Type()
+		if ty == cty.String || ty == cty.DynamicPseudoType || ty.IsCollectionType() || ty.IsTupleType() || ty.IsObjectType() {
+			return cty.Number, nil
+		}
+		return cty.NilType, errors.New("argument must be a string, a collection type, or a structural type")
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		if !v.IsKnown() {
+			return cty.UnknownVal(cty.Number), nil
+		}
+		if v.Type() == cty.String {
+			return stdlib.Strlen(v)
+		}
+		if v.Type().IsObjectType() {
+			return cty.NumberIntVal(int64(len(v.Type().AttributeTypes()))), nil
+		}
+		return v.Length(), nil
+	},
+})
+
+// lookupFunc is Terraform's lookup, whose default is optional (a missing
+// key without a default is an error).
+var lookupFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "inputMap", Type: cty.DynamicPseudoType, AllowMarked: true},
+		{Name: "key", Type: cty.String, AllowMarked: true},
+	},
+	VarParam: &function.Parameter{Name: "default", Type: cty.DynamicPseudoType, AllowMarked: true, AllowNull: true, AllowUnknown: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		if len(args) > 3 {
+			return cty.NilType, errors.New("lookup() takes no more than three arguments")
+		}
+		return cty.DynamicPseudoType, nil
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		if len(args) == 3 {
+			return stdlib.Lookup(args[0], args[1], args[2])
+		}
+		coll, marks := args[0].Unmark()
+		key, keyMarks := args[1].Unmark()
+		if !coll.IsKnown() || !key.IsKnown() {
+			return cty.DynamicVal, nil
+		}
+		ty := coll.Type()
+		switch {
+		case ty.IsObjectType() && ty.HasAttribute(key.AsString()):
+			return coll.GetAttr(key.AsString()).WithMarks(marks, keyMarks), nil
+		case ty.IsMapType() && coll.HasIndex(key).True():
+			return coll.Index(key).WithMarks(marks, keyMarks), nil
+		}
+		return cty.NilVal, fmt.Errorf("lookup failed to find key %q", key.AsString())
+	},
+})
+
+// replaceFunc is Terraform's replace: a substring wrapped in slashes is a
+// regular expression.
+var replaceFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}, {Name: "replace", Type: cty.String},
+	},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		str, sub, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+		if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
+			re, err := regexp.Compile(sub[1 : len(sub)-1])
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return cty.StringVal(re.ReplaceAllString(str, repl)), nil
+		}
+		return cty.StringVal(strings.ReplaceAll(str, sub, repl)), nil
+	},
+})
+
+// oneFunc is Terraform's one: the only element of a list, tuple or set,
+// null for an empty one.
+var oneFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowMarked: true}},
+	Type:   function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, marks := args[0].Unmark()
+		ty := v.Type()
+		if !ty.IsListType() && !ty.IsTupleType() && !ty.IsSetType() {
+			return cty.NilVal, errors.New("must be a list, set, or tuple value")
+		}
+		switch n := v.LengthInt(); n {
+		case 0:
+			return cty.NullVal(cty.DynamicPseudoType).WithMarks(marks), nil
+		case 1:
+			it := v.ElementIterator()
+			it.Next()
+			_, e := it.Element()
+			return e.WithMarks(marks), nil
+		default:
+			return cty.NilVal, errors.New("must be a list, set, or tuple value with either zero or one elements")
+		}
+	},
+})
+
+var sumFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType}},
+	Type:   function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		if !v.CanIterateElements() || v.LengthInt() == 0 {
+			return cty.NilVal, errors.New("cannot sum an empty list or a non-collection")
+		}
+		total := cty.Zero
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			n, err := convert.Convert(e, cty.Number)
+			if err != nil || n.IsNull() {
+				return cty.NilVal, errors.New("sum accepts only numbers")
+			}
+			total = total.Add(n)
+		}
+		return total, nil
+	},
+})
+
+func stringPredicate(f func(s, sub string) bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.Bool),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			return cty.BoolVal(f(args[0].AsString(), args[1].AsString())), nil
+		},
+	})
+}
+
+var (
+	startsWithFunc  = stringPredicate(strings.HasPrefix)
+	endsWithFunc    = stringPredicate(strings.HasSuffix)
+	strContainsFunc = stringPredicate(strings.Contains)
+)
+
+// fileFunc is Terraform's file(), for files inside the module directory.
+func (m *module) fileFunc() function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			data, err := m.readModuleFile(args[0].AsString())
+			if err != nil {
+				return cty.UnknownVal(cty.String), nil
+			}
+			return cty.StringVal(string(data)), nil
+		},
+	})
+}
+
+// templateFileFunc is Terraform's templatefile(path, vars): the file (in
+// the module directory) is an HCL template evaluated with vars and the
+// same functions, minus templatefile itself.
+func (m *module) templateFileFunc(funcs map[string]function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "path", Type: cty.String},
+			{Name: "vars", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowMarked: true},
+		},
+		Type: function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			name := args[0].AsString()
+			data, err := m.readModuleFile(name)
+			if err != nil {
+				return cty.UnknownVal(cty.String), nil
+			}
+			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			vars, marks := args[1].Unmark()
+			if !vars.IsKnown() {
+				return cty.UnknownVal(cty.String).WithMarks(marks), nil
+			}
+			if !vars.Type().IsObjectType() && !vars.Type().IsMapType() {
+				return cty.NilVal, errors.New("invalid vars value: must be a map")
+			}
+			ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: map[string]function.Function{}}
+			for k, f := range funcs {
+				if k != "templatefile" {
+					ctx.Functions[k] = f
+				}
+			}
+			for _, call := range functionCalls(expr) {
+				if _, ok := ctx.Functions[call]; !ok {
+					ctx.Functions[call] = unknownFunc
+				}
+			}
+			if !vars.IsNull() {
+				for it := vars.ElementIterator(); it.Next(); {
+					k, v := it.Element()
+					ctx.Variables[k.AsString()] = v
+				}
+			}
+			v, diags := expr.Value(ctx)
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			v, err = convert.Convert(v, cty.String)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return v.WithMarks(marks), nil
+		},
+	})
+}
+
+func (m *module) readModuleFile(name string) ([]byte, error) {
+	if m.opts.ReadFile == nil {
+		return nil, errors.New("files are not read")
+	}
+	name = strings.TrimPrefix(name, "./")
+	return m.opts.ReadFile(name)
+}
+
+// functionCalls lists the names of the functions an expression calls.
+func functionCalls(expr hclsyntax.Expression) []string {
+	var names []string
+	_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok {
+			names = append(names, c.Name)
+		}
+		return nil
+	})
+	return names
+}

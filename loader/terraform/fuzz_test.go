@@ -1,0 +1,144 @@
+package terraform
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/kafkalint/kafkalint/loader/properties"
+)
+
+var heredocSeeds = []string{
+	"default.replication.factor=3\nmin.insync.replicas=2",
+	"# comment\n! other comment\nkey = value\n\nkey2:value2",
+	"log.dirs=/a,\\\n  /b\nnext=1",
+	"a\\=b=c\nunicode=\\u0041\\u00e9",
+	"bad=\\uZZZZ",
+	"  indented.key  =  spaced value  \n\tnum.partitions\t3",
+	"dup=1\ndup=2\ndup=3",
+	"empty=\n=novalue\nkeyonly",
+	"k=v\\\n",
+	"ümlaut=ö\nkey=日本",
+}
+
+// FuzzHeredoc checks the bridge on a server_properties heredoc: every key
+// the properties reader finds in the text is found, with its value, at its
+// own line of the .tf file; text the reader rejects is an error at a line
+// of the heredoc.
+func FuzzHeredoc(f *testing.F) {
+	for _, s := range heredocSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		// Interpolation and directives ($, %), heredoc delimiters and
+		// carriage returns change the text HCL produces; they are
+		// covered by FuzzLoad.
+		if strings.ContainsAny(text, "$%\r\x00") || strings.Contains(text, "EOT") || !utf8.ValidString(text) {
+			return
+		}
+		src := "resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<EOT\n" + text + "\nEOT\n}\n"
+		res := Load([]File{{Name: "main.tf", Data: []byte(src)}}, Options{})
+		if len(res.Errors) > 0 {
+			if res.Errors[0].Line < 1 {
+				t.Fatalf("error without a line: %+v", res.Errors[0])
+			}
+			return
+		}
+		if len(res.Brokers) != 1 {
+			t.Fatalf("got %d brokers, want 1", len(res.Brokers))
+		}
+		b := res.Brokers[0]
+		// HCL (and so Terraform) normalizes string literals to Unicode NFC.
+		pf, err := properties.Parse([]byte(norm.NFC.String(text) + "\n"))
+		if err != nil {
+			if b.PropertiesErr == nil {
+				t.Fatalf("properties error %v not reported", err)
+			}
+			// The reader may name any inconsistent key (it checks them in
+			// map order), so the error must be at some line of the text.
+			if textLines := strings.Count(text, "\n") + 1; b.PropertiesErr.Line < 3 || b.PropertiesErr.Line > textLines+2 {
+				t.Fatalf("error at line %d, outside the heredoc text (lines 3-%d)", b.PropertiesErr.Line, textLines+2)
+			}
+			return
+		}
+		if b.PropertiesErr != nil {
+			t.Fatalf("unexpected error %+v", b.PropertiesErr)
+		}
+		got := map[string]Property{}
+		for _, p := range b.Properties.Entries {
+			got[p.Key] = p
+		}
+		last := pf.Last()
+		if len(got) != len(last) {
+			t.Fatalf("got %d keys, want %d", len(got), len(last))
+		}
+		for k, e := range last {
+			p, ok := got[k]
+			if !ok || p.Value != e.Value || p.Pos.Line != e.Line+2 || p.Pos.File != "main.tf" {
+				t.Fatalf("key %q: got %+v, want value %q at line %d", k, p, e.Value, e.Line+2)
+			}
+		}
+	})
+}
+
+// FuzzLoad feeds arbitrary text as a module file: nothing panics, and every
+// position points into the file.
+func FuzzLoad(f *testing.F) {
+	for _, s := range heredocSeeds {
+		f.Add("resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<-EOT\n" + s + "\n  EOT\n}\n")
+	}
+	f.Add(`locals { p = { "a.b" = 1, "c" = var.x } }
+resource "aws_msk_configuration" "c" {
+  server_properties = join("\n", [for k, v in local.p : format("%s = %s", k, v)])
+}
+resource "aws_msk_cluster" "k" {
+  count = 2
+  number_of_broker_nodes = 3
+  configuration_info { arn = aws_msk_configuration.c.arn }
+}`)
+	f.Add(`resource "kafka_topic" "t" {
+  for_each = { a = 1, b = 2 }
+  name = each.key
+  replication_factor = each.value
+  config = { "min.insync.replicas" = "${each.value}" }
+}`)
+	f.Add(`module "m" {
+  source = "cloudposse/msk-apache-kafka-cluster/aws"
+  broker_per_zone = 2
+  subnet_ids = ["a", "b", "c"]
+  properties = { "x" = "%{ for i in [1,2] }${i}%{ endfor }" }
+}`)
+	f.Add(`resource "aws_msk_configuration" "c" { server_properties = "a=${upper("x")}\nb=${templatefile("x.tpl", {})}" }`)
+	f.Fuzz(func(t *testing.T, src string) {
+		res := Load([]File{{Name: "main.tf", Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{})
+		lines := strings.Count(src, "\n") + 2
+		check := func(what string, p Pos) {
+			if p.File != "main.tf" && p.File != "terraform.tfvars" {
+				t.Fatalf("%s: position in %q", what, p.File)
+			}
+			if p.File == "main.tf" && (p.Line < 1 || p.Line > lines) {
+				t.Fatalf("%s: line %d outside the file (%d lines)", what, p.Line, lines)
+			}
+		}
+		for _, e := range res.Errors {
+			check("error", Pos{File: e.File, Line: e.Line})
+		}
+		for _, b := range res.Brokers {
+			check(b.Address, b.Pos)
+			for _, p := range b.Properties.Entries {
+				check(p.Key, p.Pos)
+			}
+			if b.PropertiesErr != nil {
+				check("properties error", Pos{File: b.PropertiesErr.File, Line: b.PropertiesErr.Line})
+			}
+		}
+		for _, tp := range res.Topics {
+			check(tp.Address, tp.Pos)
+			for _, p := range tp.Config.Entries {
+				check(p.Key, p.Pos)
+			}
+		}
+	})
+}

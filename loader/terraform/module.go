@@ -1,0 +1,382 @@
+package terraform
+
+import (
+	"cmp"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty/function"
+)
+
+// File is one file of a module.
+type File struct {
+	Name string // display path, used in every position
+	Data []byte
+}
+
+// Options configure Load.
+type Options struct {
+	// ReadFile reads a file named relative to the module directory, for
+	// templatefile(). Nil: templatefile() results are unknown.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// DirReader returns an Options.ReadFile that reads files inside dir and
+// refuses names that leave it.
+func DirReader(dir string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		clean := path.Clean(filepath.ToSlash(name))
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return nil, os.ErrPermission
+		}
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
+	}
+}
+
+// kinds of files in a module.
+const (
+	kindConfig   = iota // .tf, .tf.json
+	kindAutoVars        // terraform.tfvars(.json), *.auto.tfvars(.json): applied
+	kindVars            // other .tfvars: read for syntax and comments, not applied
+)
+
+// IsModuleFile reports whether name is read as part of a module.
+func IsModuleFile(name string) bool {
+	_, ok := fileKind(name)
+	return ok
+}
+
+func fileKind(name string) (int, bool) {
+	base := strings.ToLower(path.Base(filepath.ToSlash(name)))
+	switch {
+	case strings.HasSuffix(base, ".tf") || strings.HasSuffix(base, ".tf.json"):
+		return kindConfig, true
+	case base == "terraform.tfvars" || base == "terraform.tfvars.json" ||
+		strings.HasSuffix(base, ".auto.tfvars") || strings.HasSuffix(base, ".auto.tfvars.json"):
+		return kindAutoVars, true
+	case strings.HasSuffix(base, ".tfvars") || strings.HasSuffix(base, ".tfvars.json"):
+		return kindVars, true
+	}
+	return 0, false
+}
+
+// source is a parsed file.
+type source struct {
+	name string
+	data []byte
+	file *hcl.File
+	kind int
+	json bool
+	// lines are the file's lines, for columns and expression text.
+	lines []string
+}
+
+// text returns the source text of a range in this file.
+func (s *source) text(r hcl.Range) string {
+	if r.Start.Byte < 0 || r.End.Byte > len(s.data) || r.Start.Byte > r.End.Byte {
+		return ""
+	}
+	return string(s.data[r.Start.Byte:r.End.Byte])
+}
+
+// firstColumn is the column of the first non-blank character of a line.
+func (s *source) firstColumn(line int) int {
+	if line < 1 || line > len(s.lines) {
+		return 1
+	}
+	l := s.lines[line-1]
+	return len(l) - len(strings.TrimLeft(l, " \t")) + 1
+}
+
+// module is the parsed content of one directory.
+type module struct {
+	opts      Options
+	sources   map[string]*source
+	files     []*source // config files, by name
+	vars      []*source // tfvars applied, in Terraform's precedence order
+	variables map[string][]*variable
+	locals    map[string][]*local
+	resources []*resource
+	calls     []*moduleCall
+	providers []*provider
+	errors    []*Error
+	comments  map[string][]Comment
+	// traversals are every variable reference of the config files.
+	traversals []hcl.Traversal
+	// assigned are the tfvars assignments, last one wins.
+	assigned map[string]*assignment
+
+	ctxs  map[*source]*hcl.EvalContext
+	funcs map[string]function.Function
+	// linkables are the resource and module values built for references.
+	linkables map[string]map[string]*instanceSet
+}
+
+type variable struct {
+	name  string
+	src   *source
+	block *hcl.Block
+	attrs hcl.Attributes
+	value valueCache
+}
+
+type local struct {
+	name  string
+	src   *source
+	attr  *hcl.Attribute
+	value valueCache
+}
+
+type assignment struct {
+	src  *source
+	attr *hcl.Attribute
+}
+
+type resource struct {
+	typ, name string
+	src       *source
+	block     *hcl.Block
+	attrs     hcl.Attributes
+}
+
+type moduleCall struct {
+	name   string
+	src    *source
+	block  *hcl.Block
+	attrs  hcl.Attributes
+	source string // the source argument, when literal
+}
+
+type provider struct {
+	name, alias string
+	src         *source
+	block       *hcl.Block
+	attrs       hcl.Attributes
+}
+
+var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "variable", LabelNames: []string{"name"}},
+	{Type: "locals"},
+	{Type: "resource", LabelNames: []string{"type", "name"}},
+	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "module", LabelNames: []string{"name"}},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "output", LabelNames: []string{"name"}},
+	{Type: "terraform"},
+}}
+
+// parse reads every file; files with syntax errors are reported and left
+// out of the module.
+func parse(files []File, opts Options) *module {
+	m := &module{
+		opts: opts, sources: map[string]*source{}, variables: map[string][]*variable{},
+		locals: map[string][]*local{}, comments: map[string][]Comment{},
+		assigned: map[string]*assignment{}, ctxs: map[*source]*hcl.EvalContext{},
+	}
+	sorted := slices.Clone(files)
+	slices.SortFunc(sorted, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
+	var autoVars []*source
+	for _, f := range sorted {
+		kind, ok := fileKind(f.Name)
+		if !ok {
+			continue
+		}
+		s := &source{name: f.Name, data: f.Data, kind: kind, json: strings.HasSuffix(strings.ToLower(f.Name), ".json")}
+		s.lines = strings.Split(string(f.Data), "\n")
+		var diags hcl.Diagnostics
+		if s.json {
+			s.file, diags = hcljson.Parse(f.Data, f.Name)
+		} else {
+			s.file, diags = hclsyntax.ParseConfig(f.Data, f.Name, hcl.InitialPos)
+			m.comments[f.Name] = hclComments(f.Data, f.Name)
+		}
+		if err := firstError(f.Name, diags); err != nil {
+			m.errors = append(m.errors, err)
+			continue
+		}
+		m.sources[f.Name] = s
+		switch kind {
+		case kindConfig:
+			m.files = append(m.files, s)
+		case kindAutoVars:
+			autoVars = append(autoVars, s)
+		}
+	}
+	// Terraform loads terraform.tfvars, then terraform.tfvars.json, then
+	// *.auto.tfvars(.json) in lexical order; later files win.
+	rank := func(s *source) int {
+		switch strings.ToLower(path.Base(s.name)) {
+		case "terraform.tfvars":
+			return 0
+		case "terraform.tfvars.json":
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(autoVars, func(a, b *source) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(path.Base(a.name), path.Base(b.name)))
+	})
+	m.vars = autoVars
+	for _, s := range m.vars {
+		attrs, _ := s.file.Body.JustAttributes()
+		for _, a := range sortedAttrs(attrs) {
+			m.assigned[a.Name] = &assignment{src: s, attr: a}
+		}
+	}
+	for _, s := range m.files {
+		m.collect(s)
+	}
+	return m
+}
+
+// firstError turns the first error diagnostic into an Error with HCL's own
+// message.
+func firstError(file string, diags hcl.Diagnostics) *Error {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		line := 1
+		if d.Subject != nil {
+			line = d.Subject.Start.Line
+		}
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += ": " + d.Detail
+		}
+		return &Error{File: file, Line: line, Message: "invalid HCL: " + msg}
+	}
+	return nil
+}
+
+// hclComments lists the comments of a native-syntax file.
+func hclComments(data []byte, name string) []Comment {
+	toks, _ := hclsyntax.LexConfig(data, name, hcl.InitialPos)
+	var out []Comment
+	codeLine := 0 // last line holding a non-comment token
+	for _, t := range toks {
+		switch t.Type {
+		case hclsyntax.TokenComment:
+			text := string(t.Bytes)
+			switch {
+			case strings.HasPrefix(text, "#"):
+				text = text[1:]
+			case strings.HasPrefix(text, "//"):
+				text = text[2:]
+			case strings.HasPrefix(text, "/*"):
+				text = strings.TrimSuffix(text[2:], "*/")
+			}
+			out = append(out, Comment{File: name, Line: t.Range.Start.Line, Text: strings.TrimSpace(text), Trailing: codeLine == t.Range.Start.Line})
+		case hclsyntax.TokenNewline, hclsyntax.TokenEOF:
+		default:
+			codeLine = t.Range.End.Line
+		}
+	}
+	return out
+}
+
+func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b *hcl.Attribute) int {
+		return cmp.Or(cmp.Compare(a.Range.Start.Byte, b.Range.Start.Byte), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
+
+// attributes returns a body's attributes, ignoring nested blocks.
+func attributes(body hcl.Body) hcl.Attributes {
+	attrs, _ := body.JustAttributes()
+	if attrs == nil {
+		attrs = hcl.Attributes{}
+	}
+	return attrs
+}
+
+// blocks returns a body's nested blocks of one type.
+func blocks(body hcl.Body, typ string, labels ...string) []*hcl.Block {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: typ, LabelNames: labels}}})
+	if content == nil {
+		return nil
+	}
+	return content.Blocks
+}
+
+// hasDynamic reports a `dynamic "typ"` block in a body.
+func hasDynamic(body hcl.Body, typ string) bool {
+	for _, b := range blocks(body, "dynamic", "type") {
+		if b.Labels[0] == typ {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *module) collect(s *source) {
+	content, _, _ := s.file.Body.PartialContent(topSchema)
+	if content == nil {
+		return
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variable":
+			m.variables[b.Labels[0]] = append(m.variables[b.Labels[0]], &variable{name: b.Labels[0], src: s, block: b, attrs: attributes(b.Body)})
+		case "locals":
+			for _, a := range sortedAttrs(attributes(b.Body)) {
+				m.locals[a.Name] = append(m.locals[a.Name], &local{name: a.Name, src: s, attr: a})
+			}
+		case "resource":
+			m.resources = append(m.resources, &resource{typ: b.Labels[0], name: b.Labels[1], src: s, block: b, attrs: attributes(b.Body)})
+		case "module":
+			c := &moduleCall{name: b.Labels[0], src: s, block: b, attrs: attributes(b.Body)}
+			if a, ok := c.attrs["source"]; ok {
+				if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.IsKnown() && v.Type().FriendlyName() == "string" && !v.IsNull() {
+					c.source = v.AsString()
+				}
+			}
+			m.calls = append(m.calls, c)
+		case "provider":
+			p := &provider{name: b.Labels[0], src: s, block: b, attrs: attributes(b.Body)}
+			if a, ok := p.attrs["alias"]; ok {
+				if v, diags := a.Expr.Value(nil); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type().FriendlyName() == "string" {
+					p.alias = v.AsString()
+				}
+			}
+			m.providers = append(m.providers, p)
+		}
+		m.collectRoots(b.Body)
+	}
+}
+
+// collectRoots records the references that the expressions of a body use.
+func (m *module) collectRoots(body hcl.Body) {
+	var walk func(hcl.Body)
+	walk = func(body hcl.Body) {
+		if sb, ok := body.(*hclsyntax.Body); ok {
+			for _, a := range sb.Attributes {
+				m.addTraversals(a.Expr.Variables())
+			}
+			for _, b := range sb.Blocks {
+				walk(b.Body)
+			}
+			return
+		}
+		// JSON bodies: every property may be an expression.
+		for _, a := range attributes(body) {
+			m.addTraversals(a.Expr.Variables())
+		}
+	}
+	walk(body)
+}
+
+func (m *module) addTraversals(ts []hcl.Traversal) {
+	m.traversals = append(m.traversals, ts...)
+}

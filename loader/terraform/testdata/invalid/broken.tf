@@ -1,0 +1,4 @@
+resource "kafka_topic" "example" {
+  name: "example"
+  replication_factor = 1
+}

@@ -1,0 +1,5 @@
+resource "kafka_topic" "good" {
+  name               = "good"
+  replication_factor = 3
+  partitions         = 3
+}

@@ -1,0 +1,2 @@
+# auto.tfvars win over terraform.tfvars
+brokers = 3

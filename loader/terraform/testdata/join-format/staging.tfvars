@@ -1,0 +1,2 @@
+# Not loaded automatically (only with -var-file).
+brokers = 9

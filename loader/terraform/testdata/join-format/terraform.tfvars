@@ -1,0 +1,4 @@
+brokers = 4
+extra = {
+  "num.partitions" = 12
+}

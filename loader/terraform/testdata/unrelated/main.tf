@@ -1,0 +1,7 @@
+variable "bucket" {
+  default = "logs"
+}
+
+resource "aws_s3_bucket" "logs" {
+  bucket = var.bucket
+}

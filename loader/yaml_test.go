@@ -1,0 +1,234 @@
+package loader
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The golden files are rewritten with `go test ./loader -run TestYAMLGolden
+// -update`. The flag is defined here unless another test file of the
+// package already defines it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata/")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// yamlModel is the part of the model the YAML adapters decide, for the
+// golden files: what the adapter read, where, and how it grouped it.
+type yamlModel struct {
+	Files    int           `json:"files"`
+	Skipped  int           `json:"skipped"`
+	Errors   []*Error      `json:"errors"`
+	Clusters []yamlCluster `json:"clusters"`
+}
+
+type yamlCluster struct {
+	Name            string          `json:"name"`
+	KafkaVersion    string          `json:"kafka_version"`
+	VersionSource   string          `json:"kafka_version_source"`
+	VersionLoc      *Location       `json:"kafka_version_location,omitempty"`
+	BrokerCount     *Count          `json:"broker_count,omitempty"`
+	ControllerCount *Count          `json:"controller_count,omitempty"`
+	Files           []string        `json:"files"`
+	Nodes           []yamlNode      `json:"nodes"`
+	Topics          []yamlTopic     `json:"topics,omitempty"`
+	Duplicates      []yamlDuplicate `json:"duplicates,omitempty"`
+}
+
+type yamlNode struct {
+	File        string            `json:"file"`
+	Environment string            `json:"environment"`
+	Location    string            `json:"location"`
+	Mode        string            `json:"mode"`
+	Roles       []string          `json:"roles"`
+	Quorum      string            `json:"quorum"`
+	Replicas    *Count            `json:"replicas,omitempty"`
+	ManagedKeys []string          `json:"managed_keys,omitempty"`
+	Listeners   []string          `json:"listeners,omitempty"`
+	Settings    map[string]string `json:"settings"`
+	Ignored     map[string]string `json:"ignored_settings,omitempty"`
+}
+
+type yamlTopic struct {
+	Name        string            `json:"name"`
+	Environment string            `json:"environment"`
+	Location    string            `json:"location"`
+	Replicas    string            `json:"replicas,omitempty"`
+	Partitions  string            `json:"partitions,omitempty"`
+	Settings    map[string]string `json:"settings"`
+}
+
+type yamlDuplicate struct {
+	Key      string   `json:"key"`
+	Location string   `json:"location"`
+	Previous []string `json:"previous"`
+}
+
+func loc(l Location) string {
+	return l.File + ":" + itoa(l.Line) + ":" + itoa(l.Column)
+}
+
+var itoa = strconv.Itoa
+
+// settingText shows an explicit setting as raw @line:col (unknown) [origin].
+func settingText(s *Setting) string {
+	t := s.Raw + " @" + itoa(s.Loc.Line) + ":" + itoa(s.Loc.Column)
+	if s.Unknown {
+		t += " (unknown)"
+	}
+	if s.Origin != "" {
+		t += " [" + s.Origin + "]"
+	}
+	return t
+}
+
+func explicitSettings(m map[string]*Setting) map[string]string {
+	out := map[string]string{}
+	for k, s := range m {
+		if s.Source == SourceExplicit {
+			out[k] = settingText(s)
+		}
+	}
+	return out
+}
+
+func modelOf(res *Result) yamlModel {
+	m := yamlModel{Files: res.Files, Skipped: res.Skipped, Errors: nonNil(res.Errors)}
+	for _, c := range res.Clusters {
+		yc := yamlCluster{Name: c.Name, KafkaVersion: c.KafkaVersion, VersionSource: c.KafkaVersionSource, VersionLoc: c.KafkaVersionLoc,
+			BrokerCount: c.BrokerCount, ControllerCount: c.ControllerCount, Nodes: []yamlNode{}}
+		for _, f := range c.Files {
+			yc.Files = append(yc.Files, f.Path+" ("+f.Format+", "+f.Kind+")")
+			for _, d := range f.Duplicates {
+				yd := yamlDuplicate{Key: d.Key, Location: loc(d.Loc)}
+				for _, p := range d.Previous {
+					yd.Previous = append(yd.Previous, loc(p))
+				}
+				yc.Duplicates = append(yc.Duplicates, yd)
+			}
+		}
+		for _, n := range c.Nodes {
+			yn := yamlNode{File: n.File, Environment: n.Environment, Location: loc(n.Loc), Mode: n.Mode, Roles: n.Roles,
+				Quorum: n.Quorum.Mode, Replicas: n.Replicas, ManagedKeys: n.ManagedKeys, Settings: explicitSettings(n.Settings)}
+			for _, l := range n.Listeners {
+				yn.Listeners = append(yn.Listeners, l.Name+" "+l.Protocol+" :"+itoa(l.Port))
+			}
+			if len(n.IgnoredSettings) > 0 {
+				yn.Ignored = map[string]string{}
+				for _, s := range n.IgnoredSettings {
+					yn.Ignored[s.Key] = settingText(s)
+				}
+			}
+			yc.Nodes = append(yc.Nodes, yn)
+		}
+		for _, t := range c.Topics {
+			yt := yamlTopic{Name: t.Name, Environment: t.Environment, Location: loc(t.Loc), Settings: explicitSettings(t.Settings)}
+			if t.ReplicationFactor != nil {
+				yt.Replicas = settingText(t.ReplicationFactor)
+			}
+			if t.Partitions != nil {
+				yt.Partitions = settingText(t.Partitions)
+			}
+			yc.Topics = append(yc.Topics, yt)
+		}
+		slices.SortFunc(yc.Nodes, func(a, b yamlNode) int { return strings.Compare(a.Location, b.Location) })
+		m.Clusters = append(m.Clusters, yc)
+	}
+	return m
+}
+
+// TestYAMLGolden loads each directory of testdata/yaml and compares the
+// model the YAML adapter builds with the golden file beside it.
+func TestYAMLGolden(t *testing.T) {
+	root := filepath.Join("testdata", "yaml")
+	cases, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		t.Run(c.Name(), func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join(root, c.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := load(t, dir, Options{DefaultKeys: map[string][]string{}})
+			got, err := json.MarshalIndent(modelOf(res), "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join(root, c.Name()+".golden.json")
+			if updating() {
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(strings.TrimSpace(string(want)), strings.TrimSpace(string(got))); diff != "" {
+				t.Errorf("model mismatch (-want +got); rerun with -update if intended:\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestYAMLComments: every doc of a YAML file carries the file's comments,
+// trailing ones marked, for inline directives.
+func TestYAMLComments(t *testing.T) {
+	src := "# kafkalint:ignore-file KFK4002 -- lab\n" +
+		"services:\n" +
+		"  kafka:\n" +
+		"    image: apache/kafka:4.0.0\n" +
+		"    environment:\n" +
+		"      KAFKA_PROCESS_ROLES: broker,controller # kafkalint:ignore KFK3005 -- lab\n"
+	docs := yamlDocs([]yamlSource{{path: "nowhere/compose.yaml", display: "compose.yaml", data: []byte(src)}})
+	if len(docs) != 1 || docs[0].Err != nil {
+		t.Fatalf("docs: %+v", docs)
+	}
+	want := []Comment{
+		{Line: 1, Text: " kafkalint:ignore-file KFK4002 -- lab"},
+		{Line: 6, Text: " kafkalint:ignore KFK3005 -- lab", Trailing: true},
+	}
+	if diff := cmp.Diff(want, docs[0].Comments); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+}
+
+// TestYAMLSkipsOtherYAML: YAML that is none of the formats yields no doc
+// (the file counts as skipped), a template that does not parse is not an
+// error, and invalid YAML is an error at its line.
+func TestYAMLSkipsOtherYAML(t *testing.T) {
+	for name, src := range map[string]string{
+		"ci.yml":            "jobs:\n  test:\n    runs-on: ubuntu-latest\n",
+		"values.yaml":       "replicaCount: 3\nimage: nginx\n",
+		"template.yaml":     "a: 1\n{{- if .Values.x }}\nb: 2\n{{- end }}\n",
+		"kustomization.yml": "resources:\n  - kafka.yaml\n",
+	} {
+		if docs := yamlDocs([]yamlSource{{path: "nowhere/" + name, display: name, data: []byte(src)}}); len(docs) != 0 {
+			t.Errorf("%s: %d docs, want none", name, len(docs))
+		}
+	}
+	docs := yamlDocs([]yamlSource{{path: "nowhere/kafka.yaml", display: "kafka.yaml", data: []byte("apiVersion: kafka.strimzi.io/v1\nkind: Kafka\n  bad: indent\n")}})
+	if len(docs) != 1 || docs[0].Err == nil || docs[0].Err.Line != 3 {
+		t.Fatalf("want one error at line 3, got %+v", docs)
+	}
+}

@@ -1,0 +1,182 @@
+package policies
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/kafkalint/kafkalint/bench/gen"
+	"github.com/kafkalint/kafkalint/loader"
+)
+
+// Benchmarks of the rule engine (never timed assertions; run with
+// go test -bench . -run '^$' ./policies). The clusters come from a
+// generated bulk tree of 100 repositories x 10 files (bench/gen, from the
+// real-world corpus; BENCH_REPOS changes the number), or from examples/
+// when the corpus is absent.
+
+func benchClusters(b *testing.B) []*loader.Cluster {
+	b.Helper()
+	dir := filepath.Join(repoRoot(), "examples")
+	corpus := filepath.Join(repoRoot(), "..", "shared", "corpus", "real-world")
+	tree := b.TempDir()
+	repos := 100
+	if n, err := strconv.Atoi(os.Getenv("BENCH_REPOS")); err == nil && n > 0 {
+		repos = n
+	}
+	if _, err := gen.Write(tree, gen.Options{Repos: repos, Files: 10, Seed: 1, Corpus: corpus}); err == nil {
+		dir = tree
+	} else {
+		b.Logf("bulk tree not generated (%v): using examples/", err)
+	}
+	clusters := loadClusters(b, dir)
+	// A cluster a rule cannot evaluate (a rule's bug: lint reports it and
+	// fails) would stop every benchmark; leave it out, and say so.
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ok := clusters[:0]
+	for _, c := range clusters {
+		if _, err := engine.Evaluate(context.Background(), c); err != nil {
+			b.Logf("cluster %s left out: %v", c.Name, err)
+			continue
+		}
+		ok = append(ok, c)
+	}
+	return ok
+}
+
+// BenchmarkCompile is the once-per-process cost: parse, compile (strict,
+// schema-checked) and prepare the embedded rules.
+func BenchmarkCompile(b *testing.B) {
+	mods, err := BundleModules(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := New(context.Background(), mods); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluate is Engine.Evaluate over every cluster of the tree:
+// input conversion, evaluation and decoding of the findings.
+func BenchmarkEvaluate(b *testing.B) {
+	clusters := benchClusters(b)
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		for _, c := range clusters {
+			if _, err := engine.Evaluate(ctx, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(clusters)*b.N)/b.Elapsed().Seconds(), "clusters/s")
+}
+
+// BenchmarkEvaluateParallel is Evaluate on all cores, as lint runs it.
+func BenchmarkEvaluateParallel(b *testing.B) {
+	clusters := benchClusters(b)
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			if _, err := engine.Evaluate(ctx, clusters[i%len(clusters)]); err != nil {
+				b.Error(err)
+				return
+			}
+			i++
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "clusters/s")
+}
+
+// BenchmarkInput compares the model-to-input conversions: the direct one
+// the engine uses and ast.InterfaceToValue's JSON round trip.
+func BenchmarkInput(b *testing.B) {
+	clusters := benchClusters(b)
+	for _, conv := range []struct {
+		name string
+		f    func(any) (ast.Value, error)
+	}{{"direct", toValue}, {"InterfaceToValue", ast.InterfaceToValue}} {
+		b.Run(conv.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, c := range clusters {
+					if _, err := conv.f(c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkQuery is the Rego evaluation alone, on inputs converted once.
+func BenchmarkQuery(b *testing.B) {
+	clusters := benchClusters(b)
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := make([]ast.Value, len(clusters))
+	for i, c := range clusters {
+		if inputs[i], err = toValue(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		for _, in := range inputs {
+			if _, err := engine.query.Eval(ctx, rego.EvalParsedInput(in)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkDecode decodes the result sets of every cluster into findings.
+func BenchmarkDecode(b *testing.B) {
+	clusters := benchClusters(b)
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	var results []any
+	for _, c := range clusters {
+		in, err := toValue(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rs, err := engine.query.Eval(ctx, rego.EvalParsedInput(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(rs) > 0 && len(rs[0].Expressions) > 0 {
+			results = append(results, rs[0].Expressions[0].Value)
+		}
+	}
+	for b.Loop() {
+		for _, r := range results {
+			if _, err := decodeReports(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

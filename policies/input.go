@@ -1,0 +1,446 @@
+package policies
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// This file turns the cluster model into the Rego input directly, without
+// the JSON round trip ast.InterfaceToValue makes for Go structs (marshal to
+// JSON, unmarshal, convert): per cluster that round trip cost more than
+// some of the rules it feeds. The conversion follows encoding/json's rules
+// (field names and options from `json` tags, omitempty and omitzero, "-",
+// embedded structs, nil pointers, slices and maps as null, map keys sorted)
+// and is generic, so a field added to the model needs no change here; the
+// equivalence tests (input_test.go) compare it with ast.InterfaceToValue on
+// every example and corpus cluster. Values encoding/json treats specially
+// (a type with its own MarshalJSON or MarshalText, json.Number, []byte,
+// the ",string" option) go through ast.InterfaceToValue itself, so they
+// are converted exactly as before.
+
+// toValue converts a Go value to the ast.Value encoding/json would describe.
+func toValue(x any) (ast.Value, error) {
+	if x == nil {
+		return ast.NullValue, nil
+	}
+	// ast.InterfaceToValue marshals a copy of what x points to, so the
+	// top-level value is not addressable (which decides whether json calls
+	// pointer-receiver marshalers); keep that.
+	v := reflect.ValueOf(x)
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = reflect.ValueOf(v.Elem().Interface())
+	}
+	return valueOf(v)
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonNumber    = reflect.TypeFor[json.Number]()
+)
+
+// special reports a type encoding/json does not encode by its kind alone.
+func special(t reflect.Type) bool {
+	if t == jsonNumber {
+		return true
+	}
+	if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
+		return true
+	}
+	// A value method on T is also callable through *T, and json calls a
+	// pointer method when the value is addressable: let json decide.
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		pt := reflect.PointerTo(t)
+		if pt.Implements(jsonMarshaler) || pt.Implements(textMarshaler) {
+			return true
+		}
+	}
+	return false
+}
+
+var specialCache sync.Map // reflect.Type -> bool
+
+func isSpecial(t reflect.Type) bool {
+	if v, ok := specialCache.Load(t); ok {
+		return v.(bool)
+	}
+	s := special(t)
+	specialCache.Store(t, s)
+	return s
+}
+
+// viaJSON converts a special value through JSON, as the round trip does.
+// Like encoding/json, it calls a pointer receiver's MarshalJSON or
+// MarshalText only on an addressable value.
+func viaJSON(v reflect.Value) (ast.Value, error) {
+	x := v.Interface()
+	if v.Kind() != reflect.Pointer && v.CanAddr() {
+		x = v.Addr().Interface()
+	}
+	b, err := json.Marshal(x)
+	if err != nil {
+		return nil, fmt.Errorf("ast: interface conversion: %w", err)
+	}
+	return ast.ValueFromReader(bytes.NewReader(b))
+}
+
+func valueOf(v reflect.Value) (ast.Value, error) {
+	if !v.IsValid() {
+		return ast.NullValue, nil
+	}
+	t := v.Type()
+	if isSpecial(t) {
+		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
+			return ast.NullValue, nil
+		}
+		return viaJSON(v)
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return ast.NullValue, nil
+		}
+		return valueOf(v.Elem())
+	case reflect.Bool:
+		return ast.InternedValue(v.Bool()), nil
+	case reflect.String:
+		return ast.InternedValue(v.String()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i := v.Int()
+		if i == int64(int(i)) {
+			return ast.InternedValue(int(i)), nil
+		}
+		return ast.Number(strconv.FormatInt(i, 10)), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil
+	case reflect.Float32, reflect.Float64:
+		// encoding/json's float formatting (shortest repr, exponent rules)
+		// is what InterfaceToValue's round trip yields.
+		b, err := json.Marshal(v.Interface())
+		if err != nil {
+			return nil, err
+		}
+		return ast.Number(b), nil
+	case reflect.Slice:
+		if v.IsNil() {
+			return ast.NullValue, nil
+		}
+		if t.Elem().Kind() == reflect.Uint8 {
+			return viaJSON(v) // []byte is base64 text
+		}
+		return arrayOf(v)
+	case reflect.Array:
+		return arrayOf(v)
+	case reflect.Map:
+		if v.IsNil() {
+			return ast.NullValue, nil
+		}
+		return mapOf(v)
+	case reflect.Struct:
+		return structOf(v)
+	}
+	return nil, fmt.Errorf("ast: interface conversion: unsupported type %s", t)
+}
+
+func arrayOf(v reflect.Value) (ast.Value, error) {
+	terms := make([]*ast.Term, v.Len())
+	for i := range terms {
+		e, err := valueOf(v.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		terms[i] = ast.NewTerm(e)
+	}
+	return ast.NewArray(terms...), nil
+}
+
+func mapOf(v reflect.Value) (ast.Value, error) {
+	kt := v.Type().Key()
+	if kt.Kind() != reflect.String || isSpecial(kt) {
+		switch kt.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			if !isSpecial(kt) {
+				break
+			}
+			fallthrough
+		default:
+			return viaJSON(v)
+		}
+	}
+	type kv struct {
+		key string
+		val reflect.Value
+	}
+	items := make([]kv, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k := it.Key()
+		var key string
+		switch k.Kind() {
+		case reflect.String:
+			key = k.String()
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			key = strconv.FormatInt(k.Int(), 10)
+		default:
+			key = strconv.FormatUint(k.Uint(), 10)
+		}
+		items = append(items, kv{key, it.Value()})
+	}
+	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
+	obj := ast.NewObjectWithCapacity(len(items))
+	for _, item := range items {
+		val, err := valueOf(item.val)
+		if err != nil {
+			return nil, err
+		}
+		obj.Insert(ast.InternedTerm(item.key), ast.NewTerm(val))
+	}
+	return obj, nil
+}
+
+func structOf(v reflect.Value) (ast.Value, error) {
+	fields := fieldsOf(v.Type())
+	obj := ast.NewObjectWithCapacity(len(fields))
+	for _, f := range fields {
+		fv, ok := fieldByIndex(v, f.index)
+		if !ok {
+			continue // behind a nil embedded pointer: json omits it
+		}
+		if f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
+			continue
+		}
+		var val ast.Value
+		var err error
+		if f.quoted {
+			val, err = viaJSONField(fv, f)
+		} else {
+			val, err = valueOf(fv)
+		}
+		if err != nil {
+			return nil, err
+		}
+		obj.Insert(ast.InternedTerm(f.name), ast.NewTerm(val))
+	}
+	return obj, nil
+}
+
+// viaJSONField converts a field with the ",string" option as json encodes it.
+func viaJSONField(fv reflect.Value, f field) (ast.Value, error) {
+	st := reflect.StructOf([]reflect.StructField{{Name: "X", Type: fv.Type(), Tag: reflect.StructTag(`json:"x,string"`)}})
+	holder := reflect.New(st).Elem()
+	holder.Field(0).Set(fv)
+	obj, err := ast.InterfaceToValue(holder.Interface())
+	if err != nil {
+		return nil, err
+	}
+	return obj.(ast.Object).Get(ast.StringTerm("x")).Value, nil
+}
+
+func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
+	for i, x := range index {
+		if i > 0 {
+			if v.Kind() == reflect.Pointer {
+				if v.IsNil() {
+					return reflect.Value{}, false
+				}
+				v = v.Elem()
+			}
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+// isEmpty is encoding/json's isEmptyValue (omitempty).
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+// field is one encoded struct field.
+type field struct {
+	name      string
+	index     []int
+	omitEmpty bool
+	omitZero  bool
+	quoted    bool // ",string" on a bool, number or string field
+	tagged    bool
+}
+
+var fieldCache sync.Map // reflect.Type -> []field
+
+// fieldsOf lists the fields encoding/json encodes for a struct type, in
+// its order, with its rules for embedded structs: a field at a shallower
+// depth hides deeper ones of the same name; at the same depth a tagged
+// field wins, and two untagged (or two tagged) fields cancel out.
+func fieldsOf(t reflect.Type) []field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.([]field)
+	}
+	var all []field
+	var walk func(t reflect.Type, index []int, visited map[reflect.Type]bool)
+	walk = func(t reflect.Type, index []int, visited map[reflect.Type]bool) {
+		if visited[t] {
+			return
+		}
+		visited = maps(visited, t)
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			tag := sf.Tag.Get("json")
+			if tag == "-" {
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if !validTagName(name) {
+				name = ""
+			}
+			idx := append(slices.Clone(index), i)
+			ft := sf.Type
+			if sf.Anonymous {
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if !sf.IsExported() && ft.Kind() != reflect.Struct {
+					continue
+				}
+				if name == "" && ft.Kind() == reflect.Struct {
+					walk(ft, idx, visited)
+					continue
+				}
+			} else if !sf.IsExported() {
+				continue
+			}
+			if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			f := field{name: name, index: idx, tagged: name != ""}
+			if f.name == "" {
+				f.name = sf.Name
+			}
+			for o := range strings.SplitSeq(opts, ",") {
+				switch o {
+				case "omitempty":
+					f.omitEmpty = true
+				case "omitzero":
+					f.omitZero = true
+				case "string":
+					switch ft.Kind() {
+					case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+						reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+						reflect.Float32, reflect.Float64, reflect.String:
+						f.quoted = true
+					}
+				}
+			}
+			all = append(all, f)
+		}
+	}
+	walk(t, nil, map[reflect.Type]bool{})
+	// Keep the dominant field of each name, in encoding order (json orders
+	// by index sequence, which the walk already produces).
+	byName := map[string][]int{}
+	for i, f := range all {
+		byName[f.name] = append(byName[f.name], i)
+	}
+	var out []field
+	for i, f := range all {
+		if dominant(all, byName[f.name]) == i {
+			out = append(out, f)
+		}
+	}
+	fieldCache.Store(t, out)
+	return out
+}
+
+func maps(m map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
+	out := make(map[reflect.Type]bool, len(m)+1)
+	for k := range m {
+		out[k] = true
+	}
+	out[t] = true
+	return out
+}
+
+// dominant returns the index in all of the field that wins among
+// candidates (same name), or -1 when they cancel out.
+func dominant(all []field, candidates []int) int {
+	if len(candidates) == 1 {
+		return candidates[0]
+	}
+	depth := len(all[candidates[0]].index)
+	for _, c := range candidates {
+		depth = min(depth, len(all[c].index))
+	}
+	var shallow []int
+	for _, c := range candidates {
+		if len(all[c].index) == depth {
+			shallow = append(shallow, c)
+		}
+	}
+	if len(shallow) == 1 {
+		return shallow[0]
+	}
+	var tagged []int
+	for _, c := range shallow {
+		if all[c].tagged {
+			tagged = append(tagged, c)
+		}
+	}
+	if len(tagged) == 1 {
+		return tagged[0]
+	}
+	return -1
+}
+
+// validTagName is encoding/json's isValidTag.
+func validTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !isLetterOrDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+func isLetterOrDigit(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
+
+// decodeReports reads the query's result, data.kafkalint.rules, into the
+// report sets of each rule by category and slug.
+func decodeReports(v any) (map[string]map[string][]rawFinding, error) {
+	var byCategory map[string]map[string]struct {
+		Report []rawFinding `json:"report"`
+	}
+	if err := convert(v, &byCategory); err != nil {
+		return nil, err
+	}
+	out := map[string]map[string][]rawFinding{}
+	for cat, slugs := range byCategory {
+		out[cat] = map[string][]rawFinding{}
+		for slug, pkg := range slugs {
+			out[cat][slug] = pkg.Report
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,225 @@
+package policies
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/kafkalint/kafkalint/bench/gen"
+	"github.com/kafkalint/kafkalint/loader"
+)
+
+// sameValue fails the test when toValue(x) differs from
+// ast.InterfaceToValue(x), the JSON round trip it replaces.
+func sameValue(t *testing.T, name string, x any) {
+	t.Helper()
+	want, wantErr := ast.InterfaceToValue(x)
+	got, err := toValue(x)
+	if (err != nil) != (wantErr != nil) {
+		t.Errorf("%s: error %v, InterfaceToValue's %v", name, err, wantErr)
+		return
+	}
+	if err != nil {
+		return
+	}
+	if got.Compare(want) != 0 {
+		t.Errorf("%s: converted value differs from ast.InterfaceToValue's (-want +got):\n%s", name, cmp.Diff(indented(t, want), indented(t, got)))
+	}
+}
+
+// indented renders a value as indented JSON, for a line-by-line diff.
+func indented(t *testing.T, v ast.Value) string {
+	t.Helper()
+	x, err := ast.JSON(v)
+	if err != nil {
+		return v.String()
+	}
+	b, err := json.MarshalIndent(x, "", "  ")
+	if err != nil {
+		return v.String()
+	}
+	return string(b)
+}
+
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..")
+}
+
+// corpusOrSkip is the real-world corpus beside the repository; it must
+// exist in CI.
+func corpusOrSkip(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(), "..", "shared", "corpus", "real-world")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("real-world corpus missing in CI: %v", err)
+		}
+		t.Skipf("real-world corpus not found at %s", dir)
+	}
+	return dir
+}
+
+func loadClusters(t testing.TB, dir string) []*loader.Cluster {
+	t.Helper()
+	engine, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := loader.Load([]string{dir}, loader.Options{Dir: dir, DefaultKeys: engine.DefaultKeys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Clusters) == 0 {
+		t.Fatalf("no cluster loaded from %s", dir)
+	}
+	return res.Clusters
+}
+
+// TestInputMatchesInterfaceToValue: for every cluster of examples/, the
+// real-world corpus and a generated bulk tree, the input the engine builds
+// equals the one ast.InterfaceToValue built through JSON.
+func TestInputMatchesInterfaceToValue(t *testing.T) {
+	dirs := []string{filepath.Join(repoRoot(), "examples")}
+	corpus := corpusOrSkip(t)
+	tree := t.TempDir()
+	if _, err := gen.Write(tree, gen.Options{Repos: 40, Files: 10, Seed: 3, Corpus: corpus}); err != nil {
+		t.Fatal(err)
+	}
+	dirs = append(dirs, corpus, tree)
+	for _, dir := range dirs {
+		n := 0
+		for _, c := range loadClusters(t, dir) {
+			sameValue(t, c.Name, c)
+			n++
+		}
+		t.Logf("%s: %d clusters", dir, n)
+	}
+}
+
+type marshalsItself struct{ n int }
+
+func (m marshalsItself) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]int{"n": m.n}) }
+
+type marshalsByPointer struct{ s string }
+
+func (m *marshalsByPointer) MarshalJSON() ([]byte, error) { return json.Marshal("ptr:" + m.s) }
+
+type textKey struct{ a, b string }
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte(k.a + "/" + k.b), nil }
+
+type Inner struct {
+	Shared string `json:"shared"`
+	Deep   int
+	Hidden string `json:"-"`
+}
+
+type Named int
+
+type Other struct {
+	Shared string `json:"shared"`
+	Mine   bool   `json:"mine"`
+}
+
+type sample struct {
+	Inner                          // promoted fields
+	*Other                         // promoted through a pointer; Shared conflicts at equal depth
+	Named                          // embedded non-struct: a field named Named
+	unexported string              //nolint:unused // must not appear
+	Plain      string              `json:"plain"`
+	NoTag      string              // Go name
+	Dash       string              `json:"-,"` // the name "-"
+	Skip       string              `json:"-"`
+	Empty      string              `json:"empty,omitempty"`
+	Zero       int                 `json:"zero,omitempty"`
+	False      bool                `json:"false,omitempty"`
+	NilPtr     *int                `json:"nil_ptr,omitempty"`
+	NilSlice   []string            `json:"nil_slice"`
+	EmptySlice []string            `json:"empty_slice"`
+	OmitSlice  []string            `json:"omit_slice,omitempty"`
+	NilMap     map[string]int      `json:"nil_map"`
+	OmitZero   time.Time           `json:"omit_zero,omitzero"`
+	When       time.Time           `json:"when"`
+	Quoted     int                 `json:"quoted,string"`
+	QuotedPtr  *bool               `json:"quoted_ptr,string"`
+	Floats     []float64           `json:"floats"`
+	Big        int64               `json:"big"`
+	Unsigned   uint64              `json:"unsigned"`
+	Bytes      []byte              `json:"bytes"`
+	Number     json.Number         `json:"number"`
+	Array      [3]int8             `json:"array"`
+	IntKeys    map[int]string      `json:"int_keys"`
+	TextKeys   map[textKey]int     `json:"text_keys"`
+	Any        any                 `json:"any"`
+	Anys       []any               `json:"anys"`
+	Nested     map[string]any      `json:"nested"`
+	Self       marshalsItself      `json:"self"`
+	ByPtr      marshalsByPointer   `json:"by_ptr"`
+	ByPtrs     []marshalsByPointer `json:"by_ptrs"`
+	Ptrs       map[string]*Inner   `json:"ptrs"`
+	BadTag     string              `json:"bad\"tag"`
+}
+
+// TestInputFollowsEncodingJSON covers encoding/json's rules that the
+// model does not use today but a field added tomorrow might.
+func TestInputFollowsEncodingJSON(t *testing.T) {
+	yes, seven := true, 7
+	s := &sample{
+		Inner:      Inner{Shared: "inner", Deep: 2, Hidden: "x"},
+		Other:      &Other{Shared: "other", Mine: true},
+		Named:      5,
+		unexported: "no",
+		Plain:      "p", NoTag: "n", Dash: "d", Skip: "s",
+		EmptySlice: []string{},
+		When:       time.Date(2024, 2, 3, 4, 5, 6, 7, time.UTC),
+		Quoted:     42, QuotedPtr: &yes,
+		Floats: []float64{0, 0.1, 3, -2.5, 1e21, 1e-7, 123456789.125, math.MaxFloat64},
+		Big:    math.MaxInt64, Unsigned: math.MaxUint64,
+		Bytes:    []byte("hello"),
+		Number:   "12.50",
+		Array:    [3]int8{1, -2, 3},
+		IntKeys:  map[int]string{10: "ten", -1: "minus", 2: "two"},
+		TextKeys: map[textKey]int{{"a", "b"}: 1, {"c", "d"}: 2},
+		Any:      &Inner{Shared: "via any"},
+		Anys:     []any{nil, 1, "two", 3.5, []int{4}, map[string]any{"k": false}, &seven},
+		Nested:   map[string]any{"z": map[string]any{"y": []any{"x"}}, "a": nil},
+		Self:     marshalsItself{3},
+		ByPtr:    marshalsByPointer{"field"},
+		ByPtrs:   []marshalsByPointer{{"elem"}},
+		Ptrs:     map[string]*Inner{"nil": nil, "set": {Deep: 9}},
+		BadTag:   "b",
+	}
+	sameValue(t, "pointer to sample", s)
+	sameValue(t, "sample value", *s)
+	sameValue(t, "nil Other", &sample{})
+	sameValue(t, "map of marshalers by pointer", map[string]marshalsByPointer{"v": {"map value"}})
+	sameValue(t, "nil", nil)
+	sameValue(t, "NaN", map[string]float64{"x": math.NaN()})
+	sameValue(t, "strings", []string{"a", strings.Repeat("é", 3)})
+	sameValue(t, "float32", []float32{0.1, 1e-7, 16777216})
+
+	got, err := toValue(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := got.(ast.Object)
+	for _, absent := range []string{"unexported", "Skip", "Hidden", "empty", "zero", "false", "nil_ptr", "omit_slice", "omit_zero", "shared"} {
+		if obj.Get(ast.StringTerm(absent)) != nil {
+			t.Errorf("field %q is encoded; encoding/json leaves it out", absent)
+		}
+	}
+	for _, present := range []string{"-", "NoTag", "Deep", "mine", "Named", "nil_slice", "BadTag"} {
+		if obj.Get(ast.StringTerm(present)) == nil {
+			t.Errorf("field %q is missing", present)
+		}
+	}
+}

@@ -1,0 +1,355 @@
+# METADATA
+# title: Cross-node helpers
+# description: |
+#   Shared logic of the rules that compare the nodes of one cluster: the
+#   anchoring policy for disagreements (the odd one out), the effective static
+#   voter set of a node, listener and endpoint resolution as Kafka does it,
+#   and host comparison. The functions take their data as arguments and never
+#   read input, so rules decide which nodes take part.
+package kafkalint.lib.cluster
+
+# --- Anchoring policy for disagreements ----------------------------------------
+#
+# A party is an object {"value": v, "location": l, ...}: one node's (or file's)
+# value of the thing that must agree, and where that value is written.
+#
+#   - When the parties do not all hold one value and more than half of them
+#     hold the same value (the majority), only the parties that differ from
+#     it carry a finding: the odd one out, or the odd ones out.
+#   - With no such majority (1 against 1, 2 against 2, 1 against 1 against 1)
+#     every party carries a finding.
+#   - A finding's related locations are where every other party writes its
+#     value (file:line), so each file of the disagreement can be found from
+#     any finding.
+#
+# Parties whose value is unknown (a ${provider:...} placeholder) must be left
+# out by the rule: an unknown value neither agrees nor disagrees.
+
+# majority is the value more than half of the parties hold; undefined when no
+# value does.
+majority(parties) := v if {
+	some p in parties
+	v := p.value
+	count([q | some q in parties; q.value == v]) * 2 > count(parties)
+}
+
+# disagree holds when the parties do not all hold one value.
+disagree(parties) if count({p.value | some p in parties}) > 1
+
+# odd_ones are the indexes of the parties that carry a finding: none when the
+# parties agree, the ones differing from the majority when there is one,
+# every party otherwise.
+odd_ones(parties) := {i |
+	disagree(parties)
+	some i, p in parties
+	not _with_majority(parties, p)
+}
+
+_with_majority(parties, p) if p.value == majority(parties)
+
+# others are the locations of every party but the i-th, sorted, without the
+# i-th party's own location.
+others(parties, i) := sort({p.location |
+	some j, p in parties
+	j != i
+	p.location != parties[i].location
+})
+
+# files names the files of the parties whose indexes are given, for messages.
+files(parties, indexes) := concat(", ", sort({parties[i].location.file | some i in indexes}))
+
+# other_indexes are the indexes of every party but the i-th.
+other_indexes(parties, i) := {j | some j, _ in parties; j != i}
+
+# --- Roles ---------------------------------------------------------------------
+
+# broker_only holds for a KRaft node with only the broker role.
+broker_only(node) if {
+	node.mode == "kraft"
+	node.is_broker
+	not node.is_controller
+}
+
+# dedicated_controller holds for a KRaft node with only the controller role.
+dedicated_controller(node) if {
+	node.mode == "kraft"
+	node.is_controller
+	not node.is_broker
+}
+
+# role_class groups nodes whose role-specific settings must agree:
+# broker-only, controller-only, combined, or a ZooKeeper-mode broker.
+role_class(node) := "broker" if broker_only(node)
+
+role_class(node) := "controller" if dedicated_controller(node)
+
+role_class(node) := "combined" if {
+	node.mode == "kraft"
+	node.is_broker
+	node.is_controller
+}
+
+role_class(node) := "zookeeper" if node.mode == "zookeeper"
+
+# --- Identity ------------------------------------------------------------------
+
+# id_setting is the setting a node's id comes from (node.id, else broker.id,
+# as the loader reads it); a node whose id is not written in a key (a
+# platform-assigned id) is anchored where its configuration starts. Undefined
+# when the node has no id. Rules that use it list node.id and broker.id in
+# custom.keys.
+id_setting(node) := s if {
+	s := node.settings["node.id"]
+	s.source == "explicit"
+	s.value == node.id
+} else := s if {
+	s := node.settings["broker.id"]
+	s.source == "explicit"
+	s.value == node.id
+} else := {"key": "node.id", "location": node.location} if {
+	node.id
+}
+
+# has_id holds for a node whose id is known and usable: negative ids are
+# invalid in KRaft and mean "generate one" for a ZooKeeper-mode broker.id.
+has_id(node) if node.id >= 0
+
+# --- Static voter set ----------------------------------------------------------
+
+# voter_map is the static voter set a node's controller.quorum.voters defines,
+# {id: {"host", "port"}}, as Kafka reads it: a repeated id keeps its last
+# entry (QuorumConfig.parseVoterConnections fills a HashMap). Undefined when
+# the key is unset or unknown, or when any entry is malformed: Kafka refuses
+# such a list (KFK3007), and the malformed entry may be any voter.
+voter_map(node) := {id: endpoint_key(last.host, last.port) |
+	some id in {v.id | some v in node.quorum.voters}
+	last := node.quorum.voters[max({j | some j, v in node.quorum.voters; v.id == id})]
+} if {
+	count(node.quorum.voters) > 0
+	every v in node.quorum.voters {
+		not v.error
+	}
+}
+
+# voter_ids are the ids of the entries of controller.quorum.voters that parse.
+voter_ids(node) := {v.id | some v in node.quorum.voters; not v.error}
+
+# voter_text renders a voter set {id: endpoint} as id@host:port, sorted by id.
+voter_text(voters) := concat(",", [sprintf("%d@%s:%d", [id, voters[id].host, voters[id].port]) |
+	some id in sort(object.keys(voters))
+])
+
+# quorum_anchors are the indexes of the nodes at whose controller.quorum.voters
+# line a finding about the cluster's voter set is reported (the policy of
+# KFK3001/KFK3002): every controller-role node that states a voter set, or,
+# when no controller does (only broker files were given), every node that
+# states one. A broker repeating a controller's voter line is not reported
+# again.
+quorum_anchors(nodes) := _controller_anchors(nodes) if {
+	count(_controller_anchors(nodes)) > 0
+} else := {i |
+	some i, node in nodes
+	count(voter_ids(node)) > 0
+}
+
+_controller_anchors(nodes) := {i |
+	some i, node in nodes
+	node.is_controller
+	count(voter_ids(node)) > 0
+}
+
+# --- Hosts ---------------------------------------------------------------------
+
+_loopback := {"localhost", "127.0.0.1", "::1"}
+
+_wildcard := {"", "0.0.0.0", "::"}
+
+# wildcard_host holds for a host that binds every interface (or the default
+# one): it names no particular machine.
+wildcard_host(host) if lower(host) in _wildcard
+
+# loopback_host holds for this machine's loopback names.
+loopback_host(host) if lower(host) in _loopback
+
+# host_key normalises a host for equality: case-insensitive (DNS), and every
+# loopback spelling is the same host.
+host_key(host) := "localhost" if loopback_host(host)
+
+host_key(host) := lower(host) if not loopback_host(host)
+
+# endpoint_key is a normalised host:port.
+endpoint_key(host, port) := {"host": host_key(host), "port": port}
+
+# ip_literal holds for an IPv4 or IPv6 address.
+ip_literal(host) if regex.match(`^[0-9]+(\.[0-9]+){3}$`, host)
+
+ip_literal(host) if contains(host, ":")
+
+# hosts_differ holds only when two hosts certainly name different machines:
+# two different IP addresses, or two DNS names whose first labels differ
+# ("controller-2" vs "controller-3.example.com"). A wildcard or loopback host,
+# an address against a name, or names that differ only in their domain
+# ("controller-1" vs "controller-1.prod.example.com") may be the same machine,
+# so they never differ: a false alarm costs more than a missed one.
+hosts_differ(a, b) if {
+	_comparable(a)
+	_comparable(b)
+	ip_literal(a)
+	ip_literal(b)
+	host_key(a) != host_key(b)
+}
+
+hosts_differ(a, b) if {
+	_comparable(a)
+	_comparable(b)
+	not ip_literal(a)
+	not ip_literal(b)
+	_first_label(a) != _first_label(b)
+}
+
+_comparable(host) if {
+	not wildcard_host(host)
+	not loopback_host(host)
+}
+
+_first_label(host) := split(lower(host), ".")[0]
+
+# --- Listeners -----------------------------------------------------------------
+
+# _default_listener_names are the names in Kafka's default
+# listeners=PLAINTEXT://:9092 (every version; kafka-config-facts §1.3).
+_default_listener_names := {"PLAINTEXT"}
+
+# listener_names are the (upper-cased) names of the listeners a node binds:
+# the listeners it writes, or Kafka's default when the key is absent from a
+# whole .properties file (files is input.files). Undefined when the value
+# is unknown, when the platform sets listeners itself (managed_keys: what
+# the source shows is then not the whole list), when the key is absent from
+# another format (the rest of the configuration may come from elsewhere),
+# or when an entry does not parse (it may be the one a rule looks for).
+# Rules that use it list listeners in custom.keys.
+listener_names(node, files) := _default_listener_names if {
+	not _explicit(node, "listeners")
+	absent_means_default(files, node, "listeners")
+} else := {l.name | some l in node.listeners} if {
+	_explicit(node, "listeners")
+	not "listeners" in node.managed_keys
+	not node.settings.listeners.unknown
+	every l in node.listeners {
+		not l.error
+	}
+}
+
+# absent_means_default holds when a key missing from a node's file means
+# Kafka's default applies: the file is a whole .properties configuration
+# (files is input.files) and the platform does not set the key itself.
+absent_means_default(files, node, key) if {
+	some f in files
+	f.path == node.file
+	f.format == "properties"
+	not key in node.managed_keys
+}
+
+_explicit(node, key) if node.settings[key].source == "explicit"
+
+# controller_names are a node's controller.listener.names, upper-cased as
+# Kafka upper-cases listener names (a lower-case entry is another rule's
+# concern); empty when the key is unset or unknown.
+controller_names(node) := [upper(n) | some n in node.controller_listener_names]
+
+# controller_endpoints are the endpoints a controller-role node serves the
+# quorum on: for each controller listener name, its advertised.listeners
+# entry, else its listeners entry (kafka-config-facts §4.4).
+controller_endpoints(node) := [l |
+	some name in controller_names(node)
+	some l in _endpoints_named(node, name)
+]
+
+_endpoints_named(node, name) := ls if {
+	ls := [l | some l in node.advertised_listeners; l.name == name; not l.error]
+	count(ls) > 0
+} else := [l | some l in node.listeners; l.name == name; not l.error]
+
+# controller_listeners are every advertised and bound listener of a node
+# named in controller.listener.names: where a voter entry for the node may
+# point.
+controller_listeners(node) := [l |
+	some l in array.concat(node.advertised_listeners, node.listeners)
+	l.name in controller_names(node)
+	not l.error
+]
+
+# listeners_known holds when a node's listeners and advertised.listeners are
+# fully known: neither is a ${provider:...} placeholder and every entry
+# parses, and the platform does not set them (managed_keys). Rules that use
+# it list both keys in custom.keys.
+listeners_known(node) if {
+	not "listeners" in node.managed_keys
+	not "advertised.listeners" in node.managed_keys
+	not node.settings.listeners.unknown
+	not node.settings["advertised.listeners"].unknown
+	every l in array.concat(node.listeners, node.advertised_listeners) {
+		not l.error
+	}
+}
+
+# endpoint_matches holds when a voter entry can reach a listener endpoint:
+# same port, and hosts that may be the same machine (a wildcard listener host
+# is advertised under the machine's own name).
+endpoint_matches(voter, listener) if {
+	voter.port == listener.port
+	not hosts_differ(voter.host, listener.host)
+}
+
+# --- Security protocols --------------------------------------------------------
+
+_protocols := {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
+
+# explicit_protocol_map is the listener.security.protocol.map a node writes,
+# {NAME: PROTOCOL}; undefined when the key is not written or unknown. Rules
+# that use it list listener.security.protocol.map in custom.keys.
+explicit_protocol_map(node) := {upper(trim_space(parts[0])): trim_space(parts[1]) |
+	some entry in split(setting.value, ",")
+	parts := split(entry, ":")
+	count(parts) == 2
+} if {
+	setting := node.settings["listener.security.protocol.map"]
+	setting.source == "explicit"
+	is_string(setting.value)
+}
+
+# listener_protocol is the security protocol of a listener name on a node:
+# the protocol of the listener it binds under that name, else the effective
+# listener.security.protocol.map (AbstractKafkaConfig
+# .effectiveListenerSecurityProtocolMap): the explicit map; without one, each
+# protocol name maps to itself and, in KRaft, controller listener names map
+# to PLAINTEXT unless some listener or controller listener is named after a
+# secure protocol. Undefined when unmapped or unknown.
+listener_protocol(node, name) := p if {
+	some l in node.listeners
+	l.name == name
+	l.protocol != ""
+	p := l.protocol
+} else := p if {
+	p := explicit_protocol_map(node)[name]
+} else := name if {
+	not explicit_protocol_map(node)
+	not _protocol_map_unknown(node)
+	name in _protocols
+} else := "PLAINTEXT" if {
+	not explicit_protocol_map(node)
+	not _protocol_map_unknown(node)
+	node.mode == "kraft"
+	name in controller_names(node)
+	not _secure_names(node)
+}
+
+_protocol_map_unknown(node) if node.settings["listener.security.protocol.map"].unknown
+
+_secure_names(node) if {
+	some name in array.concat(
+		array.concat([l.name | some l in node.listeners], [l.name | some l in node.advertised_listeners]),
+		controller_names(node),
+	)
+	name in (_protocols - {"PLAINTEXT"})
+}

@@ -1,0 +1,214 @@
+# METADATA
+# title: Setting that must agree differs between nodes of the same role
+# description: |
+#   Nodes of one cluster with the same role (brokers, controllers, combined
+#   nodes, ZooKeeper-mode brokers) give different values to a setting that
+#   only works when they agree: the controller listener names or their
+#   security protocol, the inter-broker listener or SASL mechanism, the
+#   authorizer, min.insync.replicas, default.replication.factor or
+#   unclean.leader.election.enable. Kafka checks nothing across nodes, so the
+#   cluster behaves differently depending on which node serves a request.
+# related_resources:
+#   - description: Kafka docs, broker configs
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs
+#   - description: Kafka docs, authorization and ACLs
+#     ref: https://kafka.apache.org/documentation/#security_authz
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK6001
+#   severity: warning
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [controller.listener.names, listener.security.protocol.map, inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, authorizer.class.name, min.insync.replicas, default.replication.factor, unclean.leader.election.enable]
+#   since: unreleased
+package kafkalint.rules.consistency["cluster-setting-inconsistent"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# Nodes are compared within their role class (cluster.role_class). Values
+# are the effective ones: written in the file or Kafka's default (a node
+# that leaves min.insync.replicas at 1 differs from one that sets 2). A node
+# whose value is unknown (${provider:...}) or invalid takes no part.
+# Anchoring: lib/cluster.rego, odd one out, at the node's line for the
+# setting (line 1 for a default), with every other party as related.
+
+_role := {"broker": "broker", "controller": "controller", "combined": "combined broker-controller node", "zookeeper": "ZooKeeper-mode broker"}
+
+# Which role classes each aspect is compared in: listener and SASL settings
+# of the inter-broker path concern nodes with the broker role only.
+_classes := {
+	"controller.listener.names": {"broker", "controller", "combined"},
+	"controller listener protocol": {"broker", "controller", "combined"},
+	"inter.broker.listener.name": {"broker", "combined", "zookeeper"},
+	"sasl.mechanism.inter.broker.protocol": {"broker", "combined", "zookeeper"},
+	"authorizer.class.name": {"broker", "controller", "combined", "zookeeper"},
+	"min.insync.replicas": {"broker", "controller", "combined", "zookeeper"},
+	"default.replication.factor": {"broker", "controller", "combined", "zookeeper"},
+	"unclean.leader.election.enable": {"broker", "controller", "combined", "zookeeper"},
+}
+
+_why := {
+	"controller.listener.names": "brokers reach the controllers through the first of these names and controllers serve the quorum on them, so a node naming a different listener connects where the controllers may not listen, or with other security settings",
+	"controller listener protocol": "brokers and controllers connect to the controllers with this protocol, so a node using another one fails the connection or the handshake",
+	"inter.broker.listener.name": "a follower replicates through the leader's listener of the follower's inter-broker listener name, so with different names replication fails wherever the leader has no such listener, and brokers talk to each other with different security settings",
+	"sasl.mechanism.inter.broker.protocol": "brokers authenticate to each other with this mechanism, so a broker using a mechanism the others do not expect fails to authenticate and cannot replicate",
+	"authorizer.class.name": "each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others",
+	"min.insync.replicas": "it is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership",
+	"default.replication.factor": "topics created without a replication factor get the value of the node that handles the request, so identical requests create topics with different numbers of replicas",
+	"unclean.leader.election.enable": "whether an out-of-sync replica may become leader, losing acknowledged records, then depends on which node makes the election (the active controller in KRaft mode, the controller broker in ZooKeeper mode)",
+}
+
+# A node whose platform sets a key of the aspect itself (managed_keys) takes
+# no part: its files do not show the value Kafka gets.
+_parties(aspect, class) := [p |
+	some node in input.nodes
+	cluster.role_class(node) == class
+	not _managed(node, aspect)
+	p := _party(aspect, node)
+]
+
+_aspect_keys := {
+	"controller.listener.names": {"controller.listener.names"},
+	"controller listener protocol": {"controller.listener.names", "listeners", "listener.security.protocol.map"},
+	"inter.broker.listener.name": {"inter.broker.listener.name", "security.inter.broker.protocol"},
+	"sasl.mechanism.inter.broker.protocol": {"sasl.mechanism.inter.broker.protocol", "inter.broker.listener.name", "security.inter.broker.protocol", "listener.security.protocol.map"},
+	"authorizer.class.name": {"authorizer.class.name"},
+	"min.insync.replicas": {"min.insync.replicas"},
+	"default.replication.factor": {"default.replication.factor"},
+	"unclean.leader.election.enable": {"unclean.leader.election.enable"},
+}
+
+_managed(node, aspect) if {
+	some key in _aspect_keys[aspect]
+	key in node.managed_keys
+}
+
+report contains result.fail_related(party.setting, message, cluster.others(parties, i)) if {
+	some aspect, classes in _classes
+	some class in classes
+	parties := _parties(aspect, class)
+	some i in cluster.odd_ones(parties)
+	party := parties[i]
+	message := _message(aspect, class, parties, party)
+}
+
+_message(aspect, class, parties, party) := sprintf(
+	"%s on this %s differs from %s on the other %s (%s): %s; give every %s of the cluster the same value",
+	[party.shown, _role[class], reference.text, _plural(count(same), class), cluster.files(parties, same), _why[aspect], _role[class]],
+) if {
+	reference := [p | some p in parties; p.value == cluster.majority(parties)][0]
+	same := {j | some j, p in parties; p.value == reference.value}
+}
+
+_message(aspect, class, parties, party) := sprintf(
+	"%s on this %s, but %s, and no value is shared by most %ss: %s; give every %s of the cluster the same value",
+	[party.shown, _role[class], _others_text(parties, party), _role[class], _why[aspect], _role[class]],
+) if {
+	not cluster.majority(parties)
+}
+
+_plural(1, class) := _role[class]
+
+_plural(n, class) := sprintf("%d %ss", [n, _role[class]]) if n > 1
+
+_others_text(parties, party) := concat("; ", [sprintf("%s in %s", [text, concat(", ", sort({p.location.file | some p in parties; p.text == text}))]) |
+	some text in sort({p.text | some p in parties; p.value != party.value})
+])
+
+# --- parties -------------------------------------------------------------------
+
+# _party is a node's value for an aspect: {value, text, shown, setting,
+# location}; undefined when the node takes no part.
+_party("controller.listener.names", node) := _from(setting, names, concat(",", names)) if {
+	setting := node.settings["controller.listener.names"]
+	setting.source == "explicit"
+	not setting.unknown
+	names := cluster.controller_names(node)
+	count(names) > 0
+}
+
+_party("controller listener protocol", node) := _derived(anchor, protocol, sprintf("%s %s", [name, protocol]), "controller listener") if {
+	name := cluster.controller_names(node)[0]
+	protocol := cluster.listener_protocol(node, name)
+	anchor := _protocol_anchor(node, name)
+}
+
+_party("inter.broker.listener.name", node) := _derived(setting, name, name, "inter-broker listener") if {
+	setting := _inter_broker_setting(node)
+	name := _inter_broker_name(node)
+}
+
+_party("sasl.mechanism.inter.broker.protocol", node) := _from(setting, setting.value, setting.value) if {
+	startswith(_inter_broker_protocol(node), "SASL_")
+	setting := node.settings["sasl.mechanism.inter.broker.protocol"]
+	is_string(setting.value)
+}
+
+_party("authorizer.class.name", node) := _from(setting, trim_space(setting.value), _authorizer_text(setting.value)) if {
+	setting := node.settings["authorizer.class.name"]
+	is_string(setting.value)
+}
+
+_party(key, node) := _from(setting, setting.value, sprintf("%v", [setting.value])) if {
+	key in {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
+	setting := node.settings[key]
+	not is_null(object.get(setting, "value", null))
+}
+
+_authorizer_text(value) := "(none)" if trim_space(value) == ""
+
+_authorizer_text(value) := trim_space(value) if trim_space(value) != ""
+
+# _from is a party whose value is a setting's.
+_from(setting, value, shown_value) := {
+	"value": value,
+	"text": sprintf("%s=%s", [setting.key, shown_value]),
+	"shown": sprintf("%s=%s%s", [setting.key, shown_value, _default_note(setting)]),
+	"setting": setting,
+	"location": setting.location,
+}
+
+# _derived is a party whose value Kafka derives from other settings; it is
+# anchored at the setting that decides it.
+_derived(anchor, value, shown_value, label) := {
+	"value": value,
+	"text": sprintf("%s %s", [label, shown_value]),
+	"shown": sprintf("%s %s (from %s)", [label, shown_value, anchor.key]),
+	"setting": anchor,
+	"location": anchor.location,
+}
+
+_default_note(setting) := " (Kafka's default, not set in the file)" if setting.source == "default"
+
+_default_note(setting) := "" if setting.source != "default"
+
+# The controller listener's protocol is decided by an explicit
+# listener.security.protocol.map, else by the listener's name
+# (controller.listener.names).
+_protocol_anchor(node, _) := s if {
+	s := node.settings["listener.security.protocol.map"]
+	s.source == "explicit"
+} else := node.settings["controller.listener.names"]
+
+# The inter-broker listener is inter.broker.listener.name when set, else the
+# listener named after security.inter.broker.protocol (default PLAINTEXT).
+_inter_broker_setting(node) := s if {
+	s := node.settings["inter.broker.listener.name"]
+	s.source == "explicit"
+} else := node.settings["security.inter.broker.protocol"]
+
+_inter_broker_name(node) := upper(trim_space(s.value)) if {
+	s := node.settings["inter.broker.listener.name"]
+	s.source == "explicit"
+	is_string(s.value)
+} else := upper(trim_space(s.value)) if {
+	not node.settings["inter.broker.listener.name"].source == "explicit"
+	s := node.settings["security.inter.broker.protocol"]
+	is_string(s.value)
+}
+
+_inter_broker_protocol(node) := cluster.listener_protocol(node, _inter_broker_name(node)) if {
+	node.settings["inter.broker.listener.name"].source == "explicit"
+} else := _inter_broker_name(node)

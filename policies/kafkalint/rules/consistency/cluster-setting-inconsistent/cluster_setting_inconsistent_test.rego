@@ -1,0 +1,132 @@
+package kafkalint.rules.consistency["cluster-setting-inconsistent_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.consistency["cluster-setting-inconsistent"] as rule
+
+# _defaults are the defaults the loader adds for the keys the rule reads.
+_defaults := [
+	["security.inter.broker.protocol", "PLAINTEXT", 0],
+	["sasl.mechanism.inter.broker.protocol", "GSSAPI", 0],
+	["authorizer.class.name", "", 0],
+	["min.insync.replicas", 1, 0],
+	["default.replication.factor", 1, 0],
+	["unclean.leader.election.enable", false, 0],
+]
+
+_broker(file, entries) := t.with_settings(
+	t.with_listeners(t.with_controller_names(t.node(file, ["broker"], _defaults), "CONTROLLER", 5), "PLAINTEXT://b:9092", 4),
+	entries,
+)
+
+_controller(file, entries) := t.with_settings(
+	t.with_listeners(t.with_controller_names(t.node(file, ["controller"], _defaults), "CONTROLLER", 5), "CONTROLLER://c:9093", 4),
+	entries,
+)
+
+_why_min_isr := "it is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership"
+
+test_fail_odd_broker_min_insync_replicas_default if {
+	nodes := [
+		_broker("b1.properties", [["min.insync.replicas", 2, 9]]),
+		_broker("b2.properties", []),
+		_broker("b3.properties", [["min.insync.replicas", 2, 9]]),
+		_controller("c1.properties", []),
+	]
+	message := sprintf(
+		"min.insync.replicas=1 (Kafka's default, not set in the file) on this broker differs from min.insync.replicas=2 on the other 2 brokers (b1.properties, b3.properties): %s; give every broker of the cluster the same value",
+		[_why_min_isr],
+	)
+	rule.report == {t.finding_related("b2.properties", 1, "min.insync.replicas", message, [["b1.properties", 9], ["b3.properties", 9]])} with input as t.cluster(nodes, [])
+}
+
+test_fail_no_majority_reports_each if {
+	nodes := [
+		_broker("b1.properties", [["authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer", 8]]),
+		_broker("b2.properties", []),
+	]
+	why := "each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others"
+	rule.report == {
+		t.finding_related("b1.properties", 8, "authorizer.class.name", sprintf("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer on this broker, but authorizer.class.name=(none) in b2.properties, and no value is shared by most brokers: %s; give every broker of the cluster the same value", [why]), [["b2.properties", 1]]),
+		t.finding_related("b2.properties", 1, "authorizer.class.name", sprintf("authorizer.class.name=(none) (Kafka's default, not set in the file) on this broker, but authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer in b1.properties, and no value is shared by most brokers: %s; give every broker of the cluster the same value", [why]), [["b1.properties", 8]]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_controller_listener_names if {
+	nodes := [
+		_controller("c1.properties", []),
+		t.with_controller_names(_controller("c2.properties", []), "CTRL", 5),
+		_controller("c3.properties", []),
+	]
+	{[f.location.file, f.location.line, f.key] | some f in rule.report} == {["c2.properties", 5, "controller.listener.names"]} with input as t.cluster(nodes, [])
+}
+
+test_fail_controller_listener_protocol if {
+	mapped := t.with_settings(_broker("b3.properties", []), [["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]])
+	nodes := [_broker("b1.properties", []), _broker("b2.properties", []), mapped]
+	reports := rule.report with input as t.cluster(nodes, [])
+	{[f.location.file, f.location.line, f.key] | some f in reports} == {["b3.properties", 6, "listener.security.protocol.map"]}
+	some f in reports
+	startswith(f.message, "controller listener CONTROLLER SSL (from listener.security.protocol.map) on this broker differs from controller listener CONTROLLER PLAINTEXT on the other 2 brokers (b1.properties, b2.properties): ")
+}
+
+test_fail_inter_broker_listener if {
+	nodes := [
+		_broker("b1.properties", [["inter.broker.listener.name", "internal", 7]]),
+		_broker("b2.properties", [["inter.broker.listener.name", "INTERNAL", 7]]),
+		_broker("b3.properties", []),
+	]
+	{[f.location.file, f.location.line, f.key] | some f in rule.report} == {["b3.properties", 1, "security.inter.broker.protocol"]} with input as t.cluster(nodes, [])
+}
+
+test_fail_sasl_mechanism_on_sasl_brokers if {
+	sasl := [["security.inter.broker.protocol", "SASL_SSL", 7]]
+	nodes := [
+		_broker("b1.properties", array.concat(sasl, [["sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512", 8]])),
+		_broker("b2.properties", array.concat(sasl, [["sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512", 8]])),
+		_broker("b3.properties", array.concat(sasl, [["sasl.mechanism.inter.broker.protocol", "PLAIN", 8]])),
+	]
+	{[f.location.file, f.location.line, f.key] | some f in rule.report} == {["b3.properties", 8, "sasl.mechanism.inter.broker.protocol"]} with input as t.cluster(nodes, [])
+}
+
+test_success_sasl_mechanism_unused_without_sasl if {
+	nodes := [_broker("b1.properties", [["sasl.mechanism.inter.broker.protocol", "PLAIN", 8]]), _broker("b2.properties", [])]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_roles_compared_separately if {
+	nodes := [
+		_broker("b1.properties", [["min.insync.replicas", 2, 9], ["unclean.leader.election.enable", true, 10]]),
+		_broker("b2.properties", [["min.insync.replicas", 2, 9], ["unclean.leader.election.enable", true, 10]]),
+		_controller("c1.properties", []),
+		_controller("c2.properties", []),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_same_effective_value if {
+	nodes := [_broker("b1.properties", [["default.replication.factor", 1, 9]]), _broker("b2.properties", [])]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	nodes := [
+		t.with_listeners(t.node("b1.properties", ["broker"], []), "PLAINTEXT://b:9092", 4),
+		t.with_listeners(t.with_controller_names(t.node("b2.properties", ["broker"], []), "CONTROLLER", 5), "PLAINTEXT://b:9092", 4),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_unknown_placeholder if {
+	unknown := t.with_setting(
+		t.with_setting(_broker("b2.properties", []), t.unknown_setting("b2.properties", "min.insync.replicas", "${env:MIN_ISR}", 9)),
+		t.unknown_setting("b2.properties", "listener.security.protocol.map", "${env:MAP}", 6),
+	)
+	nodes := [_broker("b1.properties", [["min.insync.replicas", 2, 9], ["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]]), unknown]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_platform_managed_key if {
+	managed := object.union(_broker("b2.properties", [["inter.broker.listener.name", "REPLICATION-9091", 7]]), {"managed_keys": ["inter.broker.listener.name"]})
+	nodes := [_broker("b1.properties", []), managed]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}

@@ -1,0 +1,65 @@
+package kafkalint.rules.consistency["strimzi-operator-managed-config_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.consistency["strimzi-operator-managed-config"] as rule
+
+_file := "kafka.yaml"
+
+# _ignored is a key the loader found dropped by the operator.
+_ignored(key, value, line) := object.union(t.setting(_file, key, value, line), {"origin": "spec.kafka.config"})
+
+_pool(roles, ignored, entries) := object.union(
+	t.node(_file, roles, entries),
+	{"ignored_settings": ignored, "quorum": {"mode": "managed", "voters": [], "bootstrap_servers": []}},
+)
+
+_message(key, instead) := sprintf(
+	"%s is set in spec.kafka.config, but the Strimzi operator manages it itself and drops it before writing the broker configuration, with only a warning in the operator's log: the value never reaches Kafka; remove it and configure %s",
+	[key, instead],
+)
+
+test_fail_listeners_in_config if {
+	node := _pool(["broker"], [_ignored("listeners", "PLAINTEXT://:9092", 31)], [])
+	rule.report == {t.finding(_file, 31, "listeners", _message("listeners", "spec.kafka.listeners (name, port, type, tls, authentication)"))} with input as t.cluster([node], [])
+}
+
+test_fail_reported_once_for_every_pool if {
+	ignored := [_ignored("log.dirs", "/data", 33), _ignored("controller.quorum.voters", "1@a:9093", 34)]
+	nodes := [_pool(["controller"], ignored, []), _pool(["broker"], ignored, [])]
+	rule.report == {
+		t.finding(_file, 33, "log.dirs", _message("log.dirs", "the node pools' storage")),
+		t.finding(_file, 34, "controller.quorum.voters", _message("controller.quorum.voters", "nothing: the operator configures the controller quorum and listener from the node pools")),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_unlisted_prefix_gets_generic_advice if {
+	node := _pool(["broker"], [_ignored("password.encoder.secret", "x", 40)], [])
+	rule.report == {t.finding(_file, 40, "password.encoder.secret", _message("password.encoder.secret", "nothing: the operator does not pass it through"))} with input as t.cluster([node], [])
+}
+
+test_fail_unknown_value_still_dropped if {
+	# The operator drops the key whatever its value, a placeholder included.
+	dropped := object.union(t.unknown_setting(_file, "sasl.enabled.mechanisms", "${env:MECHS}", 35), {"origin": "spec.kafka.config"})
+	node := _pool(["broker"], [dropped], [])
+	rule.report == {t.finding(_file, 35, "sasl.enabled.mechanisms", _message("sasl.enabled.mechanisms", "the listeners' authentication in spec.kafka.listeners"))} with input as t.cluster([node], [])
+}
+
+test_success_allowed_config if {
+	node := _pool(["broker"], [], [["min.insync.replicas", 2, 30], ["ssl.cipher.suites", "TLS_AES_256_GCM_SHA384", 31]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_absent if {
+	node := t.node("server.properties", ["broker"], [["listeners", "PLAINTEXT://:9092", 2]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_other_origin_ignored if {
+	other := object.union(t.setting(_file, "listeners", "x", 3), {"origin": "elsewhere"})
+	node := _pool(["broker"], [other], [])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_instead_generic if {
+	rule._instead("made.up.key") == "the Kafka resource's own field for it"
+}

@@ -1,0 +1,79 @@
+# METADATA
+# title: Producer acks bypasses the cluster's min.insync.replicas
+# description: |
+#   A producer linked to a cluster sends with acks=0 or acks=1 while the
+#   cluster (or one of its topics) sets min.insync.replicas above 1. Only
+#   acks=all writes are checked against min.insync.replicas, so this
+#   producer's writes are acknowledged by the leader alone (or not at all)
+#   and are lost if the leader fails before its followers copy them.
+# related_resources:
+#   - description: Kafka docs, acks
+#     ref: https://kafka.apache.org/documentation/#producerconfigs_acks
+#   - description: Kafka docs, min.insync.replicas
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_min.insync.replicas
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK1005
+#   severity: warning
+#   scope: all
+#   applies_to: [producer]
+#   keys: [acks, min.insync.replicas]
+#   since: unreleased
+package kafkalint.rules.durability["acks-bypasses-min-insync-replicas"]
+
+import data.kafkalint.lib.result
+
+# A producer is linked to a cluster when the loader groups it there (its
+# bootstrap.servers names a broker of the cluster, or it shares the
+# cluster's directory); a producer evaluated on its own has no nodes and no
+# topics, so the rule is silent. Only an acks the file writes is checked
+# (the default is all since Kafka 3.0; older clients defaulted to 1, which
+# this rule cannot see). The cluster requires more than one in-sync replica
+# when any of its node configs or topics sets min.insync.replicas above 1;
+# unknown values (${provider:...}) never count.
+
+# Producer files, and generic client files that may hold producer keys.
+_producer_kinds := {"producer", "client"}
+
+# _requirements are the settings that require more than one in-sync replica.
+_requirements := [{"where": where, "setting": s} |
+	some node in input.nodes
+	s := node.settings["min.insync.replicas"]
+	is_number(s.value)
+	s.value > 1
+	where := node.file
+]
+
+_topic_requirements := [{"where": sprintf("topic %s", [topic.name]), "setting": s} |
+	some topic in input.topics
+	s := topic.settings["min.insync.replicas"]
+	is_number(s.value)
+	s.value > 1
+]
+
+report contains result.fail_related(acks, message, related) if {
+	requirements := array.concat(_requirements, _topic_requirements)
+	count(requirements) > 0
+	some client in input.clients
+	client.kind in _producer_kinds
+	acks := client.settings.acks
+	acks.source == "explicit"
+	is_string(acks.value)
+	value := trim_space(acks.value)
+	value in {"0", "1"}
+	related := sort({r.setting.location | some r in requirements})
+	message := sprintf(
+		"acks=%s on this producer, but the cluster it writes to requires min.insync.replicas=%s: only acks=all writes are checked against min.insync.replicas, so %s, and they are lost if the leader fails before its followers copy them, whatever min.insync.replicas says; use acks=all (the default since Kafka 3.0) for data that must survive a broker failure, or accept the loss explicitly for this producer",
+		[value, _requirements_text(requirements), _effect[value]],
+	)
+}
+
+_effect := {
+	"0": "this producer does not wait for any acknowledgement (a failed write is not even reported)",
+	"1": "this producer's writes are acknowledged by the partition leader alone",
+}
+
+_requirements_text(requirements) := concat("; ", [sprintf("%v (%s)", [value, concat(", ", sort({r.where | some r in requirements; r.setting.value == value}))]) |
+	some value in sort({r.setting.value | some r in requirements})
+])

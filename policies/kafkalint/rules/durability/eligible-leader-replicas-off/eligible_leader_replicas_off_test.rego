@@ -1,0 +1,40 @@
+package kafkalint.rules.durability["eligible-leader-replicas-off_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["eligible-leader-replicas-off"] as rule
+
+_broker(entries) := t.node("broker.properties", ["broker"], entries)
+
+test_fail_broker_sets_min_isr_on_4_1 if {
+	rule.report == {t.finding(
+		"broker.properties", 7, "min.insync.replicas",
+		"min.insync.replicas=2 is set on this broker, but on Kafka 4.1 eligible leader replicas (ELR) are on by default for new clusters: the controllers then create the cluster-level min.insync.replicas from the active controller's own static value (Kafka's default 1 unless the controllers set it) and per-broker values no longer apply, so acks=all writes may be acknowledged by a single replica; set min.insync.replicas=2 in every controller's configuration too (no controller configuration of this cluster was given to kafkalint)",
+	)} with input as t.at_version(t.cluster([_broker([["min.insync.replicas", 2, 7]])], []), "4.1")
+}
+
+test_success_on_4_0_elr_is_off_by_default if {
+	count(rule.report) == 0 with input as t.at_version(t.cluster([_broker([["min.insync.replicas", 2, 7]])], []), "4.0")
+}
+
+test_success_controllers_given if {
+	controller := t.node("controller.properties", ["controller"], [["min.insync.replicas", 2, 5]])
+	count(rule.report) == 0 with input as t.cluster([_broker([["min.insync.replicas", 2, 7]]), controller], [])
+}
+
+test_success_min_isr_one if {
+	count(rule.report) == 0 with input as t.cluster([_broker([["min.insync.replicas", 1, 7]])], [])
+}
+
+test_success_min_isr_absent if {
+	count(rule.report) == 0 with input as t.cluster([_broker([["min.insync.replicas", 1, 0]])], [])
+}
+
+test_success_zookeeper_broker if {
+	node := t.node("server.properties", [], [["min.insync.replicas", 2, 7]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(_broker([]), t.unknown_setting("broker.properties", "min.insync.replicas", "${env:MIN_ISR}", 7))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,80 @@
+# METADATA
+# title: transaction.state.log.min.isr is not below its replication factor
+# description: |
+#   __transaction_state is created with min.insync.replicas set to
+#   transaction.state.log.min.isr and written with acks=all. When that is
+#   not below transaction.state.log.replication.factor, a single broker down
+#   (a rolling restart) stops every transactional producer and
+#   exactly-once application from beginning or committing transactions.
+# related_resources:
+#   - description: Kafka docs, transaction.state.log.min.isr
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_transaction.state.log.min.isr
+#   - description: Kafka docs, transaction.state.log.replication.factor
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_transaction.state.log.replication.factor
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK1009
+#   severity: warning
+#   scope: all
+#   applies_to: [broker]
+#   keys: [transaction.state.log.min.isr, transaction.state.log.replication.factor]
+#   since: unreleased
+package kafkalint.rules.durability["transaction-state-log-min-isr-not-below-rf"]
+
+import data.kafkalint.lib.result
+
+# Brokers create __transaction_state (a controller-only node's values are
+# never used for it). A replication factor of 1 has no fault tolerance to
+# lose and is KFK1002's finding. Kafka's defaults (min ISR 2, RF 3) never
+# fire; a placeholder has no value.
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	node.is_broker
+	min_isr := node.settings["transaction.state.log.min.isr"]
+	rf := node.settings["transaction.state.log.replication.factor"]
+	rf.value > 1
+	min_isr.value >= rf.value
+	some anchor in _anchor(min_isr, rf)
+	message := sprintf(
+		"%s with %s: %s; set transaction.state.log.min.isr to %d or less",
+		[_shown(min_isr), _shown(rf), _consequence(min_isr, rf), rf.value - 1],
+	)
+}
+
+# Anchored at the min ISR when the file writes it, else at the RF.
+_anchor(min_isr, _) := [min_isr] if min_isr.source == "explicit"
+
+_anchor(min_isr, rf) := [rf] if {
+	min_isr.source != "explicit"
+	rf.source == "explicit"
+}
+
+_one_down := "so one broker down (a rolling restart) leaves transactional producers and exactly-once applications unable to begin or commit transactions until it is back"
+
+_consequence(min_isr, rf) := sprintf("writes to __transaction_state need every replica in sync, %s", [_one_down]) if min_isr.value == rf.value
+
+_consequence(min_isr, rf) := sprintf("writes to __transaction_state need more in-sync replicas than the %d that exist; Kafka %s caps the requirement at the replica count (since 3.7), %s", [rf.value, input.kafka_version, _one_down]) if {
+	min_isr.value > rf.value
+	not _before_3_7
+}
+
+_consequence(min_isr, rf) := sprintf("writes to __transaction_state need more in-sync replicas than the %d that exist, and Kafka %s (before 3.7) rejects every such write, so no transaction can ever commit", [rf.value, input.kafka_version]) if {
+	min_isr.value > rf.value
+	_before_3_7
+}
+
+_before_3_7 if {
+	parts := split(input.kafka_version, ".")
+	to_number(parts[0]) < 3
+}
+
+_before_3_7 if {
+	parts := split(input.kafka_version, ".")
+	to_number(parts[0]) == 3
+	to_number(parts[1]) < 7
+}
+
+_shown(s) := sprintf("%s=%v", [s.key, s.value]) if s.source == "explicit"
+
+_shown(s) := sprintf("%s=%v (Kafka's default)", [s.key, s.value]) if s.source == "default"

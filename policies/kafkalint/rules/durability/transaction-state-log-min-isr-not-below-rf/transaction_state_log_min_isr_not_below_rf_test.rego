@@ -1,0 +1,54 @@
+package kafkalint.rules.durability["transaction-state-log-min-isr-not-below-rf_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["transaction-state-log-min-isr-not-below-rf"] as rule
+
+_one_down := "so one broker down (a rolling restart) leaves transactional producers and exactly-once applications unable to begin or commit transactions until it is back"
+
+test_fail_min_isr_equals_rf if {
+	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 3, 5], ["transaction.state.log.min.isr", 3, 6]])
+	rule.report == {t.finding("server.properties", 6, "transaction.state.log.min.isr", sprintf("transaction.state.log.min.isr=3 with transaction.state.log.replication.factor=3: writes to __transaction_state need every replica in sync, %s; set transaction.state.log.min.isr to 2 or less", [_one_down]))} with input as t.cluster([node], [])
+}
+
+test_fail_rf_two_with_default_min_isr_anchors_rf if {
+	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 2, 5], ["transaction.state.log.min.isr", 2, 0]])
+	rule.report == {t.finding("server.properties", 5, "transaction.state.log.replication.factor", sprintf("transaction.state.log.min.isr=2 (Kafka's default) with transaction.state.log.replication.factor=2: writes to __transaction_state need every replica in sync, %s; set transaction.state.log.min.isr to 1 or less", [_one_down]))} with input as t.cluster([node], [])
+}
+
+test_fail_min_isr_above_rf_capped_since_3_7 if {
+	node := t.node("server.properties", [], [["transaction.state.log.replication.factor", 2, 5], ["transaction.state.log.min.isr", 3, 6]])
+	rule.report == {t.finding("server.properties", 6, "transaction.state.log.min.isr", sprintf("transaction.state.log.min.isr=3 with transaction.state.log.replication.factor=2: writes to __transaction_state need more in-sync replicas than the 2 that exist; Kafka 3.7 caps the requirement at the replica count (since 3.7), %s; set transaction.state.log.min.isr to 1 or less", [_one_down]))} with input as t.at_version(t.cluster([node], []), "3.7")
+}
+
+test_fail_min_isr_above_rf_before_3_7 if {
+	node := t.node("server.properties", [], [["transaction.state.log.replication.factor", 2, 5], ["transaction.state.log.min.isr", 3, 6]])
+	rule.report == {t.finding("server.properties", 6, "transaction.state.log.min.isr", "transaction.state.log.min.isr=3 with transaction.state.log.replication.factor=2: writes to __transaction_state need more in-sync replicas than the 2 that exist, and Kafka 3.6 (before 3.7) rejects every such write, so no transaction can ever commit; set transaction.state.log.min.isr to 1 or less")} with input as t.at_version(t.cluster([node], []), "3.6")
+}
+
+test_success_defaults if {
+	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 3, 0], ["transaction.state.log.min.isr", 2, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_min_isr_below_rf if {
+	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 3, 5], ["transaction.state.log.min.isr", 2, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_rf_one_is_another_rule if {
+	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 1, 5], ["transaction.state.log.min.isr", 1, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_controller_only_node if {
+	node := t.node("controller.properties", ["controller"], [["transaction.state.log.replication.factor", 3, 5], ["transaction.state.log.min.isr", 3, 6]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(
+		t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 3, 5]]),
+		t.unknown_setting("server.properties", "transaction.state.log.min.isr", "${env:MIN_ISR}", 6),
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

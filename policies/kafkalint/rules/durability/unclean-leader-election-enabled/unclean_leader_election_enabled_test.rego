@@ -1,0 +1,34 @@
+package kafkalint.rules.durability["unclean-leader-election-enabled_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.durability["unclean-leader-election-enabled"] as rule
+
+_message(scope) := sprintf(
+	"unclean.leader.election.enable=true (%s): when every in-sync replica of a partition is down, Kafka elects an out-of-sync replica as leader and truncates the others to its log, so records acknowledged with acks=all are lost (the last replica standing may be far behind); keep unclean.leader.election.enable=false (Kafka's default) with min.insync.replicas=2 and RF 3, and recover a dead partition deliberately with kafka-leader-election.sh --election-type unclean if availability must win",
+	[scope],
+)
+
+test_fail_enabled_on_controller if {
+	node := t.node("controller.properties", ["controller"], [["unclean.leader.election.enable", true, 8]])
+	rule.report == {t.finding("controller.properties", 8, "unclean.leader.election.enable", _message("the cluster default"))} with input as t.cluster([node], [])
+}
+
+test_fail_enabled_on_topic if {
+	topic := object.union(t.topic("topics.tf", "payments", 3, 3, 5), {"settings": {"unclean.leader.election.enable": t.setting("topics.tf", "unclean.leader.election.enable", true, 9)}})
+	rule.report == {t.finding("topics.tf", 9, "unclean.leader.election.enable", _message("topic payments"))} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_disabled if {
+	node := t.node("server.properties", ["broker"], [["unclean.leader.election.enable", false, 8]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_absent_takes_default_false if {
+	node := t.node("server.properties", ["broker"], [["unclean.leader.election.enable", false, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(t.node("server.properties", ["broker"], []), t.unknown_setting("server.properties", "unclean.leader.election.enable", "${env:UNCLEAN}", 8))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

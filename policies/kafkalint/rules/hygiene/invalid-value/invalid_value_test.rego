@@ -1,0 +1,82 @@
+package kafkalint.rules.hygiene["invalid-value_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.hygiene["invalid-value"] as rule
+
+_invalid(file, key, raw, line, reason) := t.annotated(t.setting(file, key, raw, line), {"key_status": "known", "invalid": reason})
+
+test_fail_out_of_range_on_broker if {
+	node := t.with_setting(
+		t.node("server.properties", ["broker"], [["process.roles", "broker", 1]]),
+		_invalid("server.properties", "min.insync.replicas", "0", 6, "Value must be at least 1"),
+	)
+	rule.report == {t.finding(
+		"server.properties", 6, "min.insync.replicas",
+		"min.insync.replicas=0 is not a valid value in Kafka 4.3 (Invalid value 0 for configuration min.insync.replicas: Value must be at least 1), so the broker or controller refuses to start; fix the value",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_case_sensitive_enum_on_producer if {
+	client := t.with_setting(
+		t.client("producer.properties", "producer", [["bootstrap.servers", "k:9092", 1]]),
+		_invalid("producer.properties", "acks", "ALL", 2, "String must be one of: all, -1, 0, 1"),
+	)
+	rule.report == {t.finding(
+		"producer.properties", 2, "acks",
+		"acks=ALL is not a valid value in Kafka 4.3 (Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1), so the client fails when the application creates it; fix the value",
+	)} with input as t.cluster([], [client])
+}
+
+test_fail_type_on_mirror_maker_flow if {
+	mm := t.with_setting(
+		t.mirror_maker("mm2.properties", [], [], []),
+		_invalid("mm2.properties", "A->B.sync.group.offsets.interval.seconds", "soon", 4, "Not a number of type LONG"),
+	)
+	rule.report == {t.finding(
+		"mm2.properties", 4, "A->B.sync.group.offsets.interval.seconds",
+		"A->B.sync.group.offsets.interval.seconds=soon is not a valid value in Kafka 4.3 (Invalid value soon for configuration A->B.sync.group.offsets.interval.seconds: Not a number of type LONG), so the MirrorMaker 2 connectors reject the configuration and do not run; fix the value",
+	)} with input as t.mirror_cluster([mm])
+}
+
+test_fail_topic_config if {
+	topic := object.union(t.topic("main.tf", "orders", 3, 3, 5), {"settings": {"cleanup.policy": _invalid("main.tf", "cleanup.policy", "compacted", 7, "String must be one of: compact, delete")}})
+	rule.report == {t.finding(
+		"main.tf", 7, "cleanup.policy",
+		"cleanup.policy=compacted is not a valid value in Kafka 4.3 (Invalid value compacted for configuration cleanup.policy: String must be one of: compact, delete), so the topic cannot be created or altered with it; fix the value",
+	)} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_valid_value if {
+	node := t.with_setting(
+		t.node("server.properties", ["broker"], []),
+		t.annotated(t.setting("server.properties", "min.insync.replicas", 2, 6), {"key_status": "known"}),
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+# A removed or unknown key is not read by Kafka, so its value does not matter.
+test_success_removed_key_with_bad_value if {
+	node := t.with_setting(
+		t.node("server.properties", [], []),
+		t.annotated(t.setting("server.properties", "controlled.shutdown.max.retries", "many", 6), {"key_status": "removed", "invalid": "\"many\" is not a valid int"}),
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_default_value if {
+	node := t.node("server.properties", ["broker"], [["min.insync.replicas", 1, 0]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_absent if {
+	node := t.node("server.properties", ["broker"], [["process.roles", "broker", 1]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(
+		t.node("server.properties", ["broker"], []),
+		t.annotated(t.unknown_setting("server.properties", "min.insync.replicas", "${env:MIN_ISR}", 6), {"key_status": "known"}),
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

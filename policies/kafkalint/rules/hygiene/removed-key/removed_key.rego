@@ -1,0 +1,55 @@
+# METADATA
+# title: Key removed from the cluster's Kafka version
+# description: |
+#   The key was defined by an older Kafka release and no longer is in the
+#   cluster's version (ZooKeeper settings, controlled.shutdown.max.retries,
+#   inter.broker.protocol.version and the other keys Kafka 4.0 dropped).
+#   Kafka ignores it silently, so whatever it was meant to do does not happen.
+# related_resources:
+#   - description: Kafka docs, removed ZooKeeper-related configurations (zk2kraft)
+#     ref: https://kafka.apache.org/documentation/#zk2kraft-config
+#   - description: Kafka docs, upgrading to 4.0
+#     ref: https://kafka.apache.org/documentation/#upgrade_4_0_0
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK9006
+#   severity: warning
+#   scope: all
+#   applies_to: [broker, controller, producer, consumer, admin, client, topic, mirrormaker]
+#   keys: []
+#   since: unreleased
+package kafkalint.rules.hygiene["removed-key"]
+
+import data.kafkalint.lib.result
+
+# A ZooKeeper-mode node (no process.roles) on 4.0+ cannot start at all: that
+# one cause is reported by kafka-refuses-to-start, and its leftover
+# ZooKeeper keys are not reported again one by one. A placeholder value
+# does not matter: the key itself is gone.
+report contains result.fail(s, _message(s)) if {
+	some node in input.nodes
+	not _zookeeper_node_on_4(node)
+	some s in node.settings
+	s.key_status == "removed"
+}
+
+report contains result.fail(s, _message(s)) if {
+	some unit in array.concat(array.concat(input.clients, input.mirror_makers), input.topics)
+	some s in unit.settings
+	s.key_status == "removed"
+}
+
+_zookeeper_node_on_4(node) if {
+	node.mode == "zookeeper"
+	to_number(split(input.kafka_version, ".")[0]) >= 4
+}
+
+_message(s) := sprintf(
+	"%s was last defined in Kafka %s and no longer exists in Kafka %s, so Kafka ignores it silently%s; remove it",
+	[s.key, s.removed_after, input.kafka_version, _why(s)],
+)
+
+_why(s) := " (ZooKeeper mode was removed in Kafka 4.0)" if startswith(s.key, "zookeeper.")
+
+_why(s) := "" if not startswith(s.key, "zookeeper.")

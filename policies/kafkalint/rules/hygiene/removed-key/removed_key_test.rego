@@ -1,0 +1,53 @@
+package kafkalint.rules.hygiene["removed-key_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.hygiene["removed-key"] as rule
+
+_removed(file, key, value, line) := t.annotated(t.setting(file, key, value, line), {"key_status": "removed", "removed_after": "3.9"})
+
+_kraft_broker := t.node("server.properties", ["broker"], [["process.roles", "broker", 1]])
+
+test_fail_zookeeper_key_left_on_kraft_node if {
+	node := t.with_setting(_kraft_broker, _removed("server.properties", "zookeeper.connect", "zk-1:2181", 5))
+	rule.report == {t.finding(
+		"server.properties", 5, "zookeeper.connect",
+		"zookeeper.connect was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently (ZooKeeper mode was removed in Kafka 4.0); remove it",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_other_removed_key if {
+	node := t.with_setting(_kraft_broker, _removed("server.properties", "controlled.shutdown.max.retries", 3, 6))
+	rule.report == {t.finding(
+		"server.properties", 6, "controlled.shutdown.max.retries",
+		"controlled.shutdown.max.retries was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently; remove it",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_removed_mirror_maker_key if {
+	mm := t.with_setting(t.mirror_maker("mm2.properties", [], [], []), _removed("mm2.properties", "A->B.topics.blacklist", "x", 4))
+	rule.report == {t.finding(
+		"mm2.properties", 4, "A->B.topics.blacklist",
+		"A->B.topics.blacklist was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently; remove it",
+	)} with input as t.mirror_cluster([mm])
+}
+
+test_fail_placeholder_value_does_not_matter if {
+	s := t.annotated(t.unknown_setting("server.properties", "zookeeper.connect", "${env:ZK}", 5), {"key_status": "removed", "removed_after": "3.9"})
+	node := t.with_setting(_kraft_broker, s)
+	count(rule.report) == 1 with input as t.cluster([node], [])
+}
+
+# A ZooKeeper-mode file on 4.x: kafka-refuses-to-start reports the one cause.
+test_success_zookeeper_node_on_4 if {
+	node := t.with_setting(t.node("server.properties", [], []), _removed("server.properties", "zookeeper.connect", "zk-1:2181", 2))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_known_key if {
+	node := t.with_setting(_kraft_broker, t.annotated(t.setting("server.properties", "num.partitions", 3, 4), {"key_status": "known"}))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_absent if {
+	count(rule.report) == 0 with input as t.cluster([_kraft_broker], [])
+}

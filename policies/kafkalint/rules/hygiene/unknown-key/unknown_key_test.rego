@@ -1,0 +1,99 @@
+package kafkalint.rules.hygiene["unknown-key_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.hygiene["unknown-key"] as rule
+
+_unknown(file, key, value, line, fields) := t.annotated(t.setting(file, key, value, line), object.union({"key_status": "unknown"}, fields))
+
+_node_with(s) := t.with_setting(t.node("server.properties", ["broker"], [["process.roles", "broker", 1]]), s)
+
+test_fail_typo_with_suggestion if {
+	node := _node_with(_unknown("server.properties", "log.retention.hour", "24", 7, {"suggestion": "log.retention.hours"}))
+	rule.report == {t.finding(
+		"server.properties", 7, "log.retention.hour",
+		"log.retention.hour is not a broker or controller configuration key in Kafka 4.3, so Kafka ignores unknown keys without a warning and the setting it was meant for keeps its default; did you mean log.retention.hours?",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_topic_key_in_broker_file if {
+	node := _node_with(_unknown("server.properties", "retention.ms", "1000", 4, {"suggestion": "log.retention.ms", "known_for": ["topic"]}))
+	rule.report == {t.finding(
+		"server.properties", 4, "retention.ms",
+		"retention.ms is not a broker or controller configuration key in Kafka 4.3, so Kafka ignores unknown keys without a warning and the setting it was meant for keeps its default: it is a topic setting, which this file does not configure; did you mean log.retention.ms?",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_key_newer_than_target if {
+	node := _node_with(_unknown("server.properties", "controller.quorum.auto.join.enable", true, 5, {"added_in": "4.2"}))
+	rule.report == {t.finding(
+		"server.properties", 5, "controller.quorum.auto.join.enable",
+		"controller.quorum.auto.join.enable is not a broker or controller configuration key in Kafka 3.9, so Kafka ignores unknown keys without a warning and the setting it was meant for keeps its default; it was added in Kafka 4.2, so upgrade first or remove it",
+	)} with input as t.at_version(t.cluster([node], []), "3.9")
+}
+
+test_fail_no_suggestion if {
+	node := _node_with(_unknown("server.properties", "controller.id", 3000, 3, {}))
+	rule.report == {t.finding(
+		"server.properties", 3, "controller.id",
+		"controller.id is not a broker or controller configuration key in Kafka 4.3, so Kafka ignores unknown keys without a warning and the setting it was meant for keeps its default; fix the name, or remove the line if no plugin reads it",
+	)} with input as t.cluster([node], [])
+}
+
+test_fail_consumer_key_in_producer if {
+	client := t.with_setting(
+		t.client("producer.properties", "producer", [["acks", "all", 1]]),
+		_unknown("producer.properties", "fetch.max.wait.ms", "500", 2, {"known_for": ["consumer"]}),
+	)
+	rule.report == {t.finding(
+		"producer.properties", 2, "fetch.max.wait.ms",
+		"fetch.max.wait.ms is not a producer configuration key in Kafka 4.3, so the client logs it as unused and ignores it and the setting it was meant for keeps its default: it is a consumer setting, which this file does not configure; fix the name, or remove the line if no plugin reads it",
+	)} with input as t.cluster([], [client])
+}
+
+test_fail_mirror_maker_flow_key if {
+	mm := t.mirror_maker("mm2.properties", [], [], [])
+	with_key := t.with_setting(mm, _unknown("mm2.properties", "A->B.enable", "true", 3, {"suggestion": "A->B.enabled"}))
+	rule.report == {t.finding(
+		"mm2.properties", 3, "A->B.enable",
+		"A->B.enable is not a MirrorMaker 2 configuration key in Kafka 4.3, so MirrorMaker 2 ignores it and the setting it was meant for keeps its default; did you mean A->B.enabled?",
+	)} with input as t.mirror_cluster([with_key])
+}
+
+test_fail_topic_config if {
+	topic := object.union(t.topic("main.tf", "orders", 3, 3, 5), {"settings": {"retention.hours": _unknown("main.tf", "retention.hours", "24", 7, {})}})
+	rule.report == {t.finding(
+		"main.tf", 7, "retention.hours",
+		"retention.hours is not a topic configuration key in Kafka 4.3, so Kafka does not apply it and the setting it was meant for keeps its default; fix the name, or remove the line if no plugin reads it",
+	)} with input as t.full_cluster([], [], [], [topic])
+}
+
+# The key is what is wrong, not the value: a placeholder value does not
+# make the key known, and the message never prints the value.
+test_fail_unknown_key_with_placeholder_value if {
+	s := t.annotated(t.unknown_setting("server.properties", "log.retention.hour", "${env:HOURS}", 7), {"key_status": "unknown", "suggestion": "log.retention.hours"})
+	node := _node_with(s)
+	some f in rule.report with input as t.cluster([node], [])
+	f.key == "log.retention.hour"
+	not contains(f.message, "HOURS")
+}
+
+test_success_known_key if {
+	node := _node_with(t.annotated(t.setting("server.properties", "num.partitions", 3, 4), {"key_status": "known"}))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_exempt_key if {
+	node := _node_with(t.annotated(t.setting("server.properties", "super.users", "User:admin", 4), {"key_status": "exempt"}))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_removed_key_is_another_rule if {
+	node := _node_with(t.annotated(t.setting("server.properties", "zookeeper.connect", "zk:2181", 4), {"key_status": "removed", "removed_after": "3.9"}))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+# Uncatalogued versions and defaults carry no key_status.
+test_success_key_absent_or_unchecked if {
+	node := _node_with(t.setting("server.properties", "log.retention.hour", "24", 4))
+	count(rule.report) == 0 with input as t.at_version(t.cluster([node], []), "3.5")
+}

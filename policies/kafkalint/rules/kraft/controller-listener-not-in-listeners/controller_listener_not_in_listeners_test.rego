@@ -1,0 +1,69 @@
+package kafkalint.rules.kraft["controller-listener-not-in-listeners_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["controller-listener-not-in-listeners"] as rule
+
+_key := "controller.listener.names"
+
+_node(roles, names, listeners) := t.with_listeners(t.with_controller_names(t.node("c1.properties", roles, []), names, 5), listeners, 4)
+
+_message(raw, names, verb, bound, first) := sprintf(
+	"controller.listener.names=%s names %s, which %s (%s): Kafka refuses to start a controller with \"controller.listener.names must only contain values appearing in the 'listeners' configuration when running the KRaft controller role\"; add a listener %s://{host}:{port} to listeners (and point this controller's voter entry at it), or correct the name",
+	[raw, names, verb, bound, first],
+)
+
+test_fail_controller_listener_not_bound if {
+	node := _node(["controller"], "CONTROLLER", "CTRL://c1:9093")
+	message := _message("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners=CTRL://c1:9093", "CONTROLLER")
+	rule.report == {t.finding_related("c1.properties", 5, _key, message, [["c1.properties", 4]])} with input as t.cluster([node], [])
+}
+
+test_fail_combined_node_second_name_missing if {
+	node := _node(["broker", "controller"], "CONTROLLER,CONTROLLER_SSL,OLD", "PLAINTEXT://:9092,CONTROLLER://:9093")
+	message := _message("CONTROLLER,CONTROLLER_SSL,OLD", "CONTROLLER_SSL, OLD", "are not listeners of this node", "listeners=PLAINTEXT://:9092,CONTROLLER://:9093", "CONTROLLER_SSL")
+	rule.report == {t.finding_related("c1.properties", 5, _key, message, [["c1.properties", 4]])} with input as t.cluster([node], [])
+}
+
+test_fail_listeners_absent_binds_the_default if {
+	node := t.with_controller_names(t.node("c1.properties", ["controller"], [["listeners", "PLAINTEXT://:9092", 0]]), "CONTROLLER", 5)
+	message := _message("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners is not set, so Kafka binds its default PLAINTEXT://:9092", "CONTROLLER")
+	rule.report == {t.finding_related("c1.properties", 5, _key, message, [])} with input as t.cluster([node], [])
+}
+
+test_success_every_name_bound if {
+	nodes := [
+		_node(["controller"], "CONTROLLER", "CONTROLLER://c1:9093"),
+		_node(["controller"], "controller", "CONTROLLER://c1:9093"),
+		_node(["broker", "controller"], "CONTROLLER", "PLAINTEXT://:9092,CONTROLLER://:9093"),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_default_listener_is_the_controller_listener if {
+	node := t.with_controller_names(t.node("c1.properties", ["controller"], []), "PLAINTEXT", 5)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_broker_only_is_kfk3016s if {
+	node := _node(["broker"], "CONTROLLER", "PLAINTEXT://b1:9092")
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_absent if {
+	node := t.with_listeners(t.node("c1.properties", ["controller"], []), "CONTROLLER://c1:9093", 4)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	unknown_listeners := object.union(t.with_controller_names(t.node("c1.properties", ["controller"], []), "CONTROLLER", 5), {"settings": {"listeners": t.unknown_setting("c1.properties", "listeners", "${env:LISTENERS}", 4)}})
+	unknown_names := object.union(t.with_listeners(t.node("c2.properties", ["controller"], []), "CTRL://c2:9093", 4), {"settings": {_key: t.unknown_setting("c2.properties", _key, "${env:NAMES}", 5)}})
+	count(rule.report) == 0 with input as t.cluster([unknown_listeners, unknown_names], [])
+}
+
+test_success_unparsed_listener_entry if {
+	node := object.union(t.with_controller_names(t.node("c1.properties", ["controller"], []), "CONTROLLER", 5), {
+		"listeners": [{"name": "", "host": "", "port": 0, "protocol": "", "raw": "CONTROLLER//c1", "error": "unable to parse", "location": {"file": "c1.properties", "line": 4, "column": 1}}],
+		"settings": {"listeners": t.list_setting("c1.properties", "listeners", "CONTROLLER//c1", 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,65 @@
+package kafkalint.rules.kraft["controller-not-in-voters_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["controller-not-in-voters"] as rule
+
+_voters := "1@c1:9093,2@c2:9093,3@c3:9093"
+
+_node(file, roles, id, voters) := t.with_voters(t.with_id(t.node(file, roles, []), id, 2), voters, 4)
+
+_message(id, ids) := sprintf(
+	"node.id=%d is not in this controller's controller.quorum.voters (voter ids %s): Kafka refuses to start it with \"If process.roles contains the 'controller' role, the node id %d must be included in the set of voters controller.quorum.voters=...\"; if this controller is a voter, add its entry %d@{host}:{port} to controller.quorum.voters (the same list on every node of the cluster), otherwise give it the id of its voter entry",
+	[id, ids, id, id],
+)
+
+test_fail_controller_not_a_voter if {
+	node := _node("c4.properties", ["controller"], 4, _voters)
+	rule.report == {t.finding_related("c4.properties", 2, "node.id", _message(4, "1, 2, 3"), [["c4.properties", 4]])} with input as t.cluster([node], [])
+}
+
+test_fail_combined_node if {
+	node := _node("server.properties", ["broker", "controller"], 0, "1@localhost:9093")
+	rule.report == {t.finding_related("server.properties", 2, "node.id", _message(0, "1"), [["server.properties", 4]])} with input as t.cluster([node], [])
+}
+
+test_fail_voters_and_bootstrap_servers if {
+	node := t.with_bootstrap(_node("c4.properties", ["controller"], 4, _voters), "c1:9093", 5)
+	count(rule.report) == 1 with input as t.cluster([node], [])
+}
+
+test_success_controller_is_a_voter if {
+	nodes := [_node("c1.properties", ["controller"], 1, _voters), _node("c3.properties", ["controller"], 3, "3@c3:9093,1@c1:9093,2@c2:9093")]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_voter_config_files_absent if {
+	# Voters 2 and 3 have no config file: only the node's own list matters.
+	count(rule.report) == 0 with input as t.cluster([_node("c1.properties", ["controller"], 1, _voters)], [])
+}
+
+test_success_broker_not_a_voter if {
+	count(rule.report) == 0 with input as t.cluster([_node("b4.properties", ["broker"], 4, _voters)], [])
+}
+
+test_success_key_absent if {
+	dynamic := t.with_bootstrap(t.with_id(t.node("c4.properties", ["controller"], []), 4, 2), "c1:9093", 5)
+	count(rule.report) == 0 with input as t.cluster([dynamic, t.node("c5.properties", ["controller"], [])], [])
+}
+
+test_success_unknown_placeholder if {
+	unknown_voters := object.union(t.with_id(t.node("c4.properties", ["controller"], []), 4, 2), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {"controller.quorum.voters": t.unknown_setting("c4.properties", "controller.quorum.voters", "${env:VOTERS}", 4)},
+	})
+	unknown_id := t.with_voters(object.union(t.node("c5.properties", ["controller"], []), {"settings": {"node.id": t.unknown_setting("c5.properties", "node.id", "${env:ID}", 2)}}), _voters, 4)
+	count(rule.report) == 0 with input as t.cluster([unknown_voters, unknown_id], [])
+}
+
+test_success_malformed_entry_left_to_kfk3007 if {
+	node := object.union(t.with_id(t.node("c11.properties", ["controller"], [["controller.quorum.voters", "c11:9093,12@c12:9093", 4]]), 11, 2), {"quorum": {
+		"mode": "static",
+		"voters": [t.malformed_voter("c11.properties", 4, "c11:9093"), t.voter("c11.properties", 4, "12@c12:9093")],
+		"bootstrap_servers": [],
+	}})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,61 @@
+# METADATA
+# title: Two node configs of one cluster share a node.id
+# description: |
+#   Two broker or controller configurations of the same cluster use the same
+#   node.id (or broker.id). Kafka identifies brokers and controllers by this
+#   id alone, so the two processes claim one identity in broker
+#   registration, partition replicas and the controller quorum.
+# related_resources:
+#   - description: Kafka docs, node.id
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_node.id
+#   - description: Kafka docs, broker.id
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_broker.id
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3011
+#   severity: error
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [node.id, broker.id]
+#   since: unreleased
+package kafkalint.rules.kraft["duplicate-node-id"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# Every node whose id is known takes part, whatever its roles: node.id, else
+# broker.id (Kafka copies one into the other). A negative id is not an id
+# (a ZooKeeper-mode broker.id=-1 asks Kafka to generate one), and an id that
+# is a ${provider:...} placeholder is unknown, so neither takes part. Every
+# node sharing an id is reported, at its own id line, with the others'
+# lines as related locations.
+_parties := [party |
+	some node in input.nodes
+	cluster.has_id(node)
+	setting := cluster.id_setting(node)
+	party := {"value": node.id, "location": setting.location, "setting": setting, "roles": _roles(node)}
+]
+
+report contains result.fail_related(party.setting, message, related) if {
+	some i, party in _parties
+	sharing := {j | some j, p in _parties; j != i; p.value == party.value}
+	count(sharing) > 0
+	related := sort({_parties[j].location | some j in sharing})
+	message := sprintf(
+		"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
+		[party.setting.key, party.value, party.roles, _sharing_text(sharing)],
+	)
+}
+
+_sharing_text(sharing) := concat(", ", sort({sprintf("%s (%s)", [_parties[j].location.file, _parties[j].roles]) | some j in sharing}))
+
+_roles(node) := "controller" if cluster.dedicated_controller(node)
+
+_roles(node) := "broker" if cluster.broker_only(node)
+
+_roles(node) := "broker and controller" if cluster.role_class(node) == "combined"
+
+_roles(node) := "ZooKeeper-mode broker" if node.mode == "zookeeper"
+
+_roles(node) := "roles unknown" if node.mode == "unknown"

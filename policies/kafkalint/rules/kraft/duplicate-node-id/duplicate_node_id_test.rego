@@ -1,0 +1,70 @@
+package kafkalint.rules.kraft["duplicate-node-id_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["duplicate-node-id"] as rule
+
+_node(file, roles, id) := t.with_id(t.node(file, roles, []), id, 2)
+
+_message(key, id, roles, others) := sprintf(
+	"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
+	[key, id, roles, others],
+)
+
+test_fail_two_brokers_share_an_id if {
+	nodes := [
+		_node("b1.properties", ["broker"], 4),
+		_node("b2.properties", ["broker"], 4),
+		_node("b3.properties", ["broker"], 6),
+	]
+	rule.report == {
+		t.finding_related("b1.properties", 2, "node.id", _message("node.id", 4, "broker", "b2.properties (broker)"), [["b2.properties", 2]]),
+		t.finding_related("b2.properties", 2, "node.id", _message("node.id", 4, "broker", "b1.properties (broker)"), [["b1.properties", 2]]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_whatever_the_roles if {
+	nodes := [
+		_node("c1.properties", ["controller"], 1),
+		_node("b1.properties", ["broker"], 1),
+		_node("x1.properties", ["broker", "controller"], 1),
+	]
+	rule.report == {
+		t.finding_related("b1.properties", 2, "node.id", _message("node.id", 1, "broker", "c1.properties (controller), x1.properties (broker and controller)"), [["c1.properties", 2], ["x1.properties", 2]]),
+		t.finding_related("c1.properties", 2, "node.id", _message("node.id", 1, "controller", "b1.properties (broker), x1.properties (broker and controller)"), [["b1.properties", 2], ["x1.properties", 2]]),
+		t.finding_related("x1.properties", 2, "node.id", _message("node.id", 1, "broker and controller", "b1.properties (broker), c1.properties (controller)"), [["b1.properties", 2], ["c1.properties", 2]]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_broker_id_of_zookeeper_brokers if {
+	nodes := [
+		object.union(t.node("b1.properties", [], [["broker.id", 0, 3]]), {"id": 0}),
+		object.union(t.node("b2.properties", [], [["broker.id", 0, 5]]), {"id": 0}),
+	]
+	rule.report == {
+		t.finding_related("b1.properties", 3, "broker.id", _message("broker.id", 0, "ZooKeeper-mode broker", "b2.properties (ZooKeeper-mode broker)"), [["b2.properties", 5]]),
+		t.finding_related("b2.properties", 5, "broker.id", _message("broker.id", 0, "ZooKeeper-mode broker", "b1.properties (ZooKeeper-mode broker)"), [["b1.properties", 3]]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_success_distinct_ids if {
+	nodes := [_node("c1.properties", ["controller"], 1), _node("b1.properties", ["broker"], 4)]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_generated_broker_ids if {
+	nodes := [
+		object.union(t.node("b1.properties", [], [["broker.id", -1, 3]]), {"id": -1}),
+		object.union(t.node("b2.properties", [], [["broker.id", -1, 3]]), {"id": -1}),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	nodes := [t.node("b1.properties", ["broker"], []), t.node("b2.properties", ["broker"], [])]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_unknown_placeholder if {
+	unknown := object.union(t.node("b2.properties", ["broker"], []), {"settings": {"node.id": t.unknown_setting("b2.properties", "node.id", "${env:NODE_ID}", 2)}})
+	count(rule.report) == 0 with input as t.cluster([_node("b1.properties", ["broker"], 4), unknown], [])
+}

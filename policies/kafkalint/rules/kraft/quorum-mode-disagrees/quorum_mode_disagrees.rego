@@ -1,0 +1,56 @@
+# METADATA
+# title: Nodes of one cluster mix static and dynamic quorum configuration
+# description: |
+#   Some nodes of the cluster set only controller.quorum.voters (a static
+#   quorum, kraft.version=0) and others only
+#   controller.quorum.bootstrap.servers (a dynamic quorum, kraft.version=1).
+#   A cluster runs one of the two models; the files disagree about where the
+#   voter set comes from, and kafka-storage format gives controllers without
+#   controller.quorum.voters a dynamic quorum.
+# related_resources:
+#   - description: Kafka docs, static versus dynamic KRaft quorums
+#     ref: https://kafka.apache.org/documentation/#static_versus_dynamic_kraft_quorums
+#   - description: Kafka docs, controller.quorum.bootstrap.servers
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.bootstrap.servers
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3004
+#   severity: error
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [controller.quorum.voters, controller.quorum.bootstrap.servers]
+#   since: unreleased
+package kafkalint.rules.kraft["quorum-mode-disagrees"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# Nodes that set exactly one of the two keys take part (quorum.mode static or
+# dynamic). A node that sets both is KFK3003's; a node whose key is a
+# ${provider:...} placeholder is unknown and takes no part. Anchoring:
+# lib/cluster.rego, odd one out.
+_key := {"static": "controller.quorum.voters", "dynamic": "controller.quorum.bootstrap.servers"}
+
+_parties := [party |
+	some node in input.nodes
+	some mode, key in _key
+	node.quorum.mode == mode
+	setting := node.settings[key]
+	not setting.unknown
+	party := {"value": mode, "location": setting.location, "setting": setting}
+]
+
+report contains result.fail_related(party.setting, message, cluster.others(_parties, i)) if {
+	some i in cluster.odd_ones(_parties)
+	party := _parties[i]
+	others := {j | some j, p in _parties; p.value != party.value}
+	message := sprintf(
+		"%s is this node's only quorum setting (%s), but %s set only %s (%s): a cluster runs one quorum model, its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are; use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1)",
+		[party.setting.key, _model[party.value], cluster.files(_parties, others), _key[_other[party.value]], _model[_other[party.value]]],
+	)
+}
+
+_other := {"static": "dynamic", "dynamic": "static"}
+
+_model := {"static": "a static quorum", "dynamic": "a dynamic quorum"}

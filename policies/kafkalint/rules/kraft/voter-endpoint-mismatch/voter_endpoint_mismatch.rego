@@ -1,0 +1,107 @@
+# METADATA
+# title: Voter entry does not point at the controller's listener
+# description: |
+#   A controller.quorum.voters entry gives a controller's id with a host:port
+#   that is not where that controller's config serves the quorum (its
+#   controller listener, advertised or bound). Kafka checks no voter entry
+#   against a listener: the nodes that use the entry cannot reach that voter,
+#   which only shows up as connection failures at runtime.
+# related_resources:
+#   - description: Kafka docs, controller.quorum.voters
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.voters
+#   - description: Kafka docs, controller.listener.names
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.listener.names
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3014
+#   severity: error
+#   scope: all
+#   applies_to: [controller]
+#   keys: [node.id, broker.id, controller.quorum.voters, controller.listener.names, listeners, advertised.listeners]
+#   since: unreleased
+package kafkalint.rules.kraft["voter-endpoint-mismatch"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# For every controller-role config whose id is known and unique in the
+# cluster, every node's static voter entry for that id (the effective one: a
+# repeated id keeps its last entry) must reach one of the controller's
+# controller listeners (_reaches): its advertised endpoint when it has one,
+# else its bound endpoint. Hosts compare leniently (cluster.hosts_differ: a
+# wildcard or loopback host, an address against a name, and names differing
+# only in their domain may all be one machine). A voter without a config
+# file is no concern, and unknown values (${provider:...}), platform-managed
+# listeners, malformed voter lists (KFK3007) and controller listeners missing
+# from listeners (KFK3015) are silent. One finding per controller, at its
+# controller listener line (advertised, else bound), with every mismatching
+# voter entry as related.
+report contains result.fail_related(anchor, message, related) if {
+	some node in input.nodes
+	node.is_controller
+	cluster.has_id(node)
+	count([n | some n in input.nodes; n.id == node.id]) == 1
+	cluster.listeners_known(node)
+	endpoints := cluster.controller_endpoints(node)
+	count(endpoints) > 0
+	mismatches := _mismatches(node)
+	count(mismatches) > 0
+	anchor := _anchor(node, endpoints[0])
+	related := sort({m.location | some m in mismatches})
+	message := sprintf(
+		"controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s: Kafka checks no voter entry against a listener, so the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
+		[node.id, concat(", ", [l.raw | some l in endpoints]), anchor.key, node.id, _mismatches_text(mismatches), node.id, _target(endpoints[0])],
+	)
+}
+
+# _mismatches are the voter entries (one per node that lists the id) that
+# match none of the controller's listeners.
+_mismatches(controller) := {{"endpoint": sprintf("%s:%d", [v.host, v.port]), "file": other.file, "location": v.location} |
+	some other in input.nodes
+	not other.settings["controller.quorum.voters"].unknown
+	voters := cluster.voter_map(other)
+	voters[controller.id]
+	v := _last_entry(other, controller.id)
+	not _reaches(v, controller)
+}
+
+_last_entry(node, id) := node.quorum.voters[max({j | some j, v in node.quorum.voters; v.id == id})]
+
+# _reaches holds when a voter entry can reach one of the controller's
+# controller listeners: its advertised endpoint when it has one (the host
+# must match it; the port may also be the bound one, as behind port
+# forwarding), else its bound endpoint.
+_reaches(voter, controller) if {
+	some name in cluster.controller_names(controller)
+	some a in controller.advertised_listeners
+	a.name == name
+	not cluster.hosts_differ(voter.host, a.host)
+	voter.port in {l.port | some l in cluster.controller_listeners(controller); l.name == name}
+}
+
+_reaches(voter, controller) if {
+	some name in cluster.controller_names(controller)
+	not _advertises(controller, name)
+	some l in controller.listeners
+	l.name == name
+	cluster.endpoint_matches(voter, l)
+}
+
+_advertises(controller, name) if {
+	some a in controller.advertised_listeners
+	a.name == name
+}
+
+_anchor(node, endpoint) := {"key": "advertised.listeners", "location": endpoint.location} if {
+	endpoint in node.advertised_listeners
+} else := {"key": "listeners", "location": endpoint.location}
+
+# _target is where voter entries should point.
+_target(l) := sprintf("port %d of this controller's host", [l.port]) if cluster.wildcard_host(l.host)
+
+_target(l) := sprintf("%s:%d", [l.host, l.port]) if not cluster.wildcard_host(l.host)
+
+_mismatches_text(mismatches) := concat("; ", [sprintf("%s in %s", [endpoint, concat(", ", sort({m.file | some m in mismatches; m.endpoint == endpoint}))]) |
+	some endpoint in sort({m.endpoint | some m in mismatches})
+])

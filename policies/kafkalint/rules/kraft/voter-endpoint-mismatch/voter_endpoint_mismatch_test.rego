@@ -1,0 +1,109 @@
+package kafkalint.rules.kraft["voter-endpoint-mismatch_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["voter-endpoint-mismatch"] as rule
+
+_voters := "1@c1.example.com:9093,2@c2.example.com:9093,3@c3.example.com:9093"
+
+# _controller is a dedicated controller with node.id at line 2, voters at 3,
+# listeners at 4 and controller.listener.names at 5.
+_controller(n, voters, listeners) := t.with_controller_names(
+	t.with_listeners(
+		t.with_voters(t.with_id(t.node(sprintf("c%d.properties", [n]), ["controller"], []), n, 2), voters, 3),
+		listeners, 4,
+	),
+	"CONTROLLER", 5,
+)
+
+_ok(n) := _controller(n, _voters, sprintf("CONTROLLER://c%d.example.com:9093", [n]))
+
+_broker(file, voters) := t.with_voters(t.with_id(t.node(file, ["broker"], []), 4, 2), voters, 3)
+
+_tail(id, target) := sprintf(
+	"Kafka checks no voter entry against a listener, so the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
+	[id, target],
+)
+
+test_fail_controller_listens_on_another_port if {
+	nodes := [_ok(1), _controller(2, _voters, "CONTROLLER://c2.example.com:9094"), _ok(3), _broker("b4.properties", _voters)]
+	message := concat("", [
+		"controller 2 serves the quorum at CONTROLLER://c2.example.com:9094 (listeners), but controller.quorum.voters gives voter 2 as c2.example.com:9093 in b4.properties, c1.properties, c2.properties, c3.properties: ",
+		_tail(2, "c2.example.com:9094"),
+	])
+	rule.report == {t.finding_related("c2.properties", 4, "listeners", message, [
+		["b4.properties", 3],
+		["c1.properties", 3],
+		["c2.properties", 3],
+		["c3.properties", 3],
+	])} with input as t.cluster(nodes, [])
+}
+
+test_fail_one_node_lists_a_wrong_host_anchored_at_advertised if {
+	wrong := "1@c1.example.com:9093,2@c3.example.com:9093,3@c3.example.com:9093"
+	c2 := t.with_advertised(_controller(2, _voters, "CONTROLLER://0.0.0.0:9093"), "CONTROLLER://c2.example.com:9093", 6)
+	nodes := [_ok(1), c2, _ok(3), _broker("b4.properties", wrong)]
+	message := concat("", [
+		"controller 2 serves the quorum at CONTROLLER://c2.example.com:9093 (advertised.listeners), but controller.quorum.voters gives voter 2 as c3.example.com:9093 in b4.properties: ",
+		_tail(2, "c2.example.com:9093"),
+	])
+	rule.report == {t.finding_related("c2.properties", 6, "advertised.listeners", message, [["b4.properties", 3]])} with input as t.cluster(nodes, [])
+}
+
+test_fail_wildcard_listener_compares_the_port if {
+	voters := "1@kafka-1.example.com:9092"
+	node := t.with_controller_names(
+		t.with_listeners(t.with_voters(t.with_id(t.node("server.properties", ["broker", "controller"], []), 1, 2), voters, 3), "PLAINTEXT://:9092,CONTROLLER://:9093", 4),
+		"CONTROLLER", 5,
+	)
+	message := concat("", [
+		"controller 1 serves the quorum at CONTROLLER://:9093 (listeners), but controller.quorum.voters gives voter 1 as kafka-1.example.com:9092 in server.properties: ",
+		_tail(1, "port 9093 of this controller's host"),
+	])
+	rule.report == {t.finding_related("server.properties", 4, "listeners", message, [["server.properties", 3]])} with input as t.cluster([node], [])
+}
+
+test_fail_last_entry_of_a_repeated_id_counts if {
+	nodes := [_ok(1), _broker("b4.properties", "1@c1.example.com:9093,1@c9.example.com:9093")]
+	{[f.location.file, f.related] | some f in rule.report} == {["c1.properties", [{"file": "b4.properties", "line": 3, "column": 1}]]} with input as t.cluster(nodes, [])
+}
+
+test_success_matching_entries if {
+	c2 := t.with_advertised(_controller(2, _voters, "CONTROLLER://0.0.0.0:9093"), "CONTROLLER://c2.example.com:9093", 6)
+	c3 := _controller(3, _voters, "CONTROLLER://:9093")
+	short := _controller(1, "1@c1:9093,2@c2.example.com:9093,3@c3.example.com:9093", "CONTROLLER://c1.example.com:9093")
+	count(rule.report) == 0 with input as t.cluster([short, c2, c3, _broker("b4.properties", _voters)], [])
+}
+
+test_success_voter_without_config_file if {
+	count(rule.report) == 0 with input as t.cluster([_ok(1)], [])
+}
+
+test_success_bound_port_behind_a_different_advertised_port if {
+	c1 := t.with_advertised(_controller(1, "1@c1.example.com:9093", "CONTROLLER://0.0.0.0:9093"), "CONTROLLER://c1.example.com:19093", 6)
+	count(rule.report) == 0 with input as t.cluster([c1], [])
+}
+
+test_success_address_and_name_may_be_one_host if {
+	c1 := _controller(1, "1@10.0.0.1:9093", "CONTROLLER://c1.example.com:9093")
+	count(rule.report) == 0 with input as t.cluster([c1], [])
+}
+
+test_success_key_absent if {
+	no_listeners := t.with_voters(t.with_id(t.node("c1.properties", ["controller"], []), 1, 2), _voters, 3)
+	dynamic := t.with_bootstrap(t.with_id(t.node("b4.properties", ["broker"], []), 4, 2), "c1.example.com:9999", 3)
+	count(rule.report) == 0 with input as t.cluster([no_listeners, dynamic], [])
+}
+
+test_success_unknown_placeholder if {
+	unknown_advertised := object.union(_controller(2, _voters, "CONTROLLER://0.0.0.0:9094"), {"settings": {"advertised.listeners": t.unknown_setting("c2.properties", "advertised.listeners", "${env:ADVERTISED}", 6)}})
+	unknown_voters := object.union(t.with_id(t.node("b4.properties", ["broker"], []), 4, 2), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {"controller.quorum.voters": t.unknown_setting("b4.properties", "controller.quorum.voters", "${env:VOTERS}", 3)},
+	})
+	count(rule.report) == 0 with input as t.cluster([unknown_advertised, unknown_voters], [])
+}
+
+test_success_duplicate_ids_left_to_kfk3011 if {
+	twin := object.union(_controller(1, _voters, "CONTROLLER://c9.example.com:9093"), {"file": "c1-twin.properties"})
+	count(rule.report) == 0 with input as t.cluster([_ok(1), twin], [])
+}

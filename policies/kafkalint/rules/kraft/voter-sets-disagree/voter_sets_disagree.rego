@@ -1,0 +1,93 @@
+# METADATA
+# title: Nodes of one cluster list different static voter sets
+# description: |
+#   Two nodes of one cluster set controller.quorum.voters to different voter
+#   sets (different ids, or a different host:port for an id). Kafka checks
+#   nothing across nodes: every broker and controller uses its own list to
+#   find the leader and, on controllers, to count votes, so nodes with
+#   different lists can fail to elect or to reach the leader.
+# related_resources:
+#   - description: Kafka docs, controller.quorum.voters
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.voters
+#   - description: Kafka docs, KRaft controllers
+#     ref: https://kafka.apache.org/documentation/#kraft_voter
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3010
+#   severity: error
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [controller.quorum.voters]
+#   since: unreleased
+package kafkalint.rules.kraft["voter-sets-disagree"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# Every node that states a complete static voter set takes part, whatever its
+# roles; the set is compared as Kafka reads it (ids and endpoints, order and
+# repeated entries do not matter, hosts compare case-insensitively). A node
+# whose list is unknown (${provider:...}) or has a malformed entry (KFK3007)
+# takes no part. Anchoring: lib/cluster.rego, odd one out.
+_parties := [party |
+	some node in input.nodes
+	setting := node.settings["controller.quorum.voters"]
+	not setting.unknown
+	voters := cluster.voter_map(node)
+	party := {"value": voters, "location": setting.location, "setting": setting}
+]
+
+report contains result.fail_related(party.setting, message, cluster.others(_parties, i)) if {
+	some i in cluster.odd_ones(_parties)
+	party := _parties[i]
+	message := _message(party, i)
+}
+
+_message(party, _) := sprintf(
+	"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s; Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so this node can fail to reach the leader or the controllers can fail to agree on a majority; copy one voter list to every node of the cluster",
+	[party.setting.raw, cluster.voter_text(reference), _majority_size, cluster.files(_parties, _majority_indexes), _difference(party.value, reference)],
+) if {
+	reference := cluster.majority(_parties)
+}
+
+_message(party, i) := sprintf(
+	"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
+	[party.setting.raw, count({p.value | some p in _parties}), cluster.files(_parties, cluster.other_indexes(_parties, i))],
+) if {
+	not cluster.majority(_parties)
+}
+
+_majority_indexes := {i | some i, p in _parties; p.value == cluster.majority(_parties)}
+
+_majority_size := "the other node" if count(_majority_indexes) == 1
+
+_majority_size := sprintf("the other %d nodes", [count(_majority_indexes)]) if count(_majority_indexes) > 1
+
+# _difference describes how a voter set differs from the reference set.
+_difference(own, reference) := concat(", ", [d |
+	some d in [
+		_extra(own, reference),
+		_missing(own, reference),
+		_moved(own, reference),
+	]
+	d != ""
+])
+
+_extra(own, reference) := sprintf("lists voter %s", [_ids_text(ids)]) if {
+	ids := {id | some id, _ in own; not reference[id]}
+	count(ids) > 0
+} else := ""
+
+_missing(own, reference) := sprintf("omits voter %s", [_ids_text(ids)]) if {
+	ids := {id | some id, _ in reference; not own[id]}
+	count(ids) > 0
+} else := ""
+
+_moved(own, reference) := concat(", ", [sprintf("gives voter %d as %s:%d instead of %s:%d", [id, own[id].host, own[id].port, reference[id].host, reference[id].port]) |
+	some id in sort(object.keys(own))
+	reference[id]
+	own[id] != reference[id]
+])
+
+_ids_text(ids) := concat(", ", [sprintf("%d", [id]) | some id in sort(ids)])

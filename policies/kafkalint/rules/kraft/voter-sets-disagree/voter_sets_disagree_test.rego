@@ -1,0 +1,109 @@
+package kafkalint.rules.kraft["voter-sets-disagree_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["voter-sets-disagree"] as rule
+
+_key := "controller.quorum.voters"
+
+_three := "1@c1:9093,2@c2:9093,3@c3:9093"
+
+_tail := "Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so this node can fail to reach the leader or the controllers can fail to agree on a majority; copy one voter list to every node of the cluster"
+
+_controller(file, raw) := t.with_voters(t.node(file, ["controller"], []), raw, 4)
+
+_broker(file, raw) := t.with_voters(t.node(file, ["broker"], []), raw, 6)
+
+_at(file, line) := [file, line]
+
+test_fail_odd_one_out_lists_another_voter if {
+	nodes := [
+		_controller("c1.properties", _three),
+		_controller("c2.properties", _three),
+		_controller("c3.properties", "1@c1:9093,2@c2:9093,4@c4:9093"),
+	]
+	message := concat("", [
+		"controller.quorum.voters=1@c1:9093,2@c2:9093,4@c4:9093 differs from the voter set 1@c1:9093,2@c2:9093,3@c3:9093 that the other 2 nodes (c1.properties, c2.properties) list: it lists voter 4, omits voter 3; ",
+		_tail,
+	])
+	rule.report == {t.finding_related("c3.properties", 4, _key, message, [_at("c1.properties", 4), _at("c2.properties", 4)])} with input as t.cluster(nodes, [])
+}
+
+test_fail_endpoint_of_a_voter_differs if {
+	nodes := [
+		_controller("c1.properties", _three),
+		_broker("b1.properties", "1@c1:9093,2@c2:9095,3@c3:9093"),
+		_controller("c2.properties", _three),
+		_controller("c3.properties", _three),
+	]
+	message := concat("", [
+		"controller.quorum.voters=1@c1:9093,2@c2:9095,3@c3:9093 differs from the voter set 1@c1:9093,2@c2:9093,3@c3:9093 that the other 3 nodes (c1.properties, c2.properties, c3.properties) list: it gives voter 2 as c2:9095 instead of c2:9093; ",
+		_tail,
+	])
+	rule.report == {t.finding_related("b1.properties", 6, _key, message, [_at("c1.properties", 4), _at("c2.properties", 4), _at("c3.properties", 4)])} with input as t.cluster(nodes, [])
+}
+
+test_fail_no_majority_reports_each if {
+	nodes := [
+		_controller("c1.properties", "1@c1:9093,2@c2:9093,3@c3:9093"),
+		_controller("c2.properties", "1@c1:9093,2@c2:9093"),
+	]
+	rule.report == {
+		t.finding_related("c1.properties", 4, _key, _no_majority("1@c1:9093,2@c2:9093,3@c3:9093", "c2.properties"), [_at("c2.properties", 4)]),
+		t.finding_related("c2.properties", 4, _key, _no_majority("1@c1:9093,2@c2:9093", "c1.properties"), [_at("c1.properties", 4)]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_fail_two_odd_ones_out if {
+	nodes := [
+		_controller("c1.properties", _three),
+		_controller("c2.properties", _three),
+		_controller("c3.properties", _three),
+		_broker("b1.properties", "1@c1:9093"),
+		_broker("b2.properties", "1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093"),
+	]
+	{f.location.file | some f in rule.report} == {"b1.properties", "b2.properties"} with input as t.cluster(nodes, [])
+}
+
+test_success_same_set_written_differently if {
+	nodes := [
+		_controller("c1.properties", _three),
+		_controller("c2.properties", "3@C3:9093,2@c2:9093,1@c1:9093"),
+		_broker("b1.properties", "1@c9:9093,1@c1:9093,2@c2:9093,3@c3:9093"),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent if {
+	nodes := [
+		_controller("c1.properties", _three),
+		t.with_bootstrap(t.node("b1.properties", ["broker"], []), "c1:9093", 3),
+		t.node("b2.properties", ["broker"], []),
+	]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_unknown_placeholder if {
+	unknown := object.union(t.node("c2.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("c2.properties", _key, "${env:VOTERS}", 4)},
+	})
+	count(rule.report) == 0 with input as t.cluster([_controller("c1.properties", _three), unknown], [])
+}
+
+test_success_malformed_list_left_to_kfk3007 if {
+	malformed := object.union(t.node("c2.properties", ["controller"], [[_key, "1@c1:9093,c2:9093", 4]]), {"quorum": {
+		"mode": "static",
+		"voters": [t.voter("c2.properties", 4, "1@c1:9093"), t.malformed_voter("c2.properties", 4, "c2:9093")],
+		"bootstrap_servers": [],
+	}})
+	count(rule.report) == 0 with input as t.cluster([_controller("c1.properties", _three), malformed], [])
+}
+
+test_success_single_node if {
+	count(rule.report) == 0 with input as t.cluster([_controller("c1.properties", "1@c1:9093")], [])
+}
+
+_no_majority(raw, other) := sprintf(
+	"controller.quorum.voters=%s is one of 2 different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
+	[raw, other],
+)

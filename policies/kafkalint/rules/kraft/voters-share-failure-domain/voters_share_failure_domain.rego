@@ -1,0 +1,98 @@
+# METADATA
+# title: Controller quorum voters share a host or rack
+# description: |
+#   Two or more voters of the static controller quorum run on the same host,
+#   or their configs give the same broker.rack, so one machine or one rack
+#   failing removes several voters at once and can cost the quorum its
+#   majority, which stops all metadata changes.
+# related_resources:
+#   - description: Kafka docs, KRaft deployment considerations
+#     ref: https://kafka.apache.org/documentation/#kraft_deployment
+#   - description: Kafka docs, broker.rack
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_broker.rack
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK3018
+#   severity: warning
+#   scope: production
+#   applies_to: [controller]
+#   keys: [controller.quorum.voters, broker.rack]
+#   since: unreleased
+package kafkalint.rules.kraft["voters-share-failure-domain"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# Anchoring as KFK3001/KFK3002 (cluster.quorum_anchors): at the
+# controller.quorum.voters line of every controller that states the voter
+# set, or of every node when no controller does. Each anchor's own voter set
+# (as Kafka reads it) is checked; an unknown or malformed list is silent.
+# Hosts compare case-insensitively, every loopback spelling is one host, and
+# a wildcard host (0.0.0.0, KFK3007) names no machine. A voter's rack is the
+# explicit broker.rack of the one controller config with its id; voters
+# without a config file have no known rack. Only static voter sets are
+# checked: a dynamic quorum's voters are not in the files.
+
+# Voters on one host.
+report contains result.fail(setting, message) if {
+	some i in cluster.quorum_anchors(input.nodes)
+	node := input.nodes[i]
+	setting := node.settings["controller.quorum.voters"]
+	not setting.unknown
+	voters := cluster.voter_map(node)
+	some host in {v.host | some v in voters; not cluster.wildcard_host(v.host)}
+	ids := sort({id | some id, v in voters; v.host == host})
+	count(ids) > 1
+	message := sprintf(
+		"controller.quorum.voters=%s puts voters %s on one host (%s): %s; run each controller on its own machine (and, where you have them, in its own rack or availability zone)",
+		[setting.raw, _ids_text(ids), host, _impact(count(ids), count(voters), "that machine")],
+	)
+}
+
+# Voters whose configs give one broker.rack.
+report contains result.fail_related(setting, message, related) if {
+	some i in cluster.quorum_anchors(input.nodes)
+	node := input.nodes[i]
+	setting := node.settings["controller.quorum.voters"]
+	not setting.unknown
+	voters := cluster.voter_map(node)
+	racks := {id: rack | some id, _ in voters; rack := _rack(id)}
+	some rack in {r.value | some r in racks}
+	ids := sort({id | some id, r in racks; r.value == rack})
+	count(ids) > 1
+	related := sort({racks[id].location | some id in ids})
+	message := sprintf(
+		"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs): %s; spread the controllers over racks or availability zones",
+		[setting.raw, _ids_text(ids), rack, _impact(count(ids), count(voters), "that rack")],
+	)
+}
+
+# _rack is the explicit broker.rack of the one controller config with id.
+_rack(id) := s if {
+	configs := [n | some n in input.nodes; n.id == id]
+	count(configs) == 1
+	configs[0].is_controller
+	s := configs[0].settings["broker.rack"]
+	s.source == "explicit"
+	is_string(s.value)
+	s.value != ""
+}
+
+_ids_text(ids) := concat(", ", [sprintf("%d", [id]) | some id in ids])
+
+# _majority is the number of voters a quorum of n needs.
+_majority(n) := floor(n / 2) + 1
+
+# _impact says what losing the shared domain does to a quorum of n voters.
+_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters, fewer than the majority of %d remain, and all metadata changes stop", [domain, k, n, _majority(n)]) if {
+	n - k < _majority(n)
+}
+
+_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters and leaves the quorum unable to survive any further controller failure", [domain, k, n]) if {
+	n - k == _majority(n)
+}
+
+_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters at once, more of the quorum's failure budget than one failure should take", [domain, k, n]) if {
+	n - k > _majority(n)
+}

@@ -1,0 +1,83 @@
+package kafkalint.rules.kraft["voters-share-failure-domain_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.kraft["voters-share-failure-domain"] as rule
+
+_key := "controller.quorum.voters"
+
+_controller(n, voters, rack) := t.with_settings(
+	t.with_voters(t.with_id(t.node(sprintf("c%d.properties", [n]), ["controller"], []), n, 2), voters, 3),
+	[["broker.rack", rack, 6]],
+)
+
+_plain(n, voters) := t.with_voters(t.with_id(t.node(sprintf("c%d.properties", [n]), ["controller"], []), n, 2), voters, 3)
+
+_host_message(raw, ids, host, impact) := sprintf(
+	"controller.quorum.voters=%s puts voters %s on one host (%s): %s; run each controller on its own machine (and, where you have them, in its own rack or availability zone)",
+	[raw, ids, host, impact],
+)
+
+_rack_message(raw, ids, rack, impact) := sprintf(
+	"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs): %s; spread the controllers over racks or availability zones",
+	[raw, ids, rack, impact],
+)
+
+test_fail_two_of_three_voters_on_one_host if {
+	raw := "1@kafka-a.example.com:9093,2@KAFKA-A.example.com:9094,3@kafka-b.example.com:9093"
+	message := _host_message(raw, "1, 2", "kafka-a.example.com", "losing that machine removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
+	rule.report == {t.finding("c1.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw)], [])
+}
+
+test_fail_every_controller_states_it_brokers_do_not if {
+	raw := "1@localhost:9093,2@127.0.0.1:9094,3@localhost:9095"
+	broker := t.with_voters(t.with_id(t.node("b4.properties", ["broker"], []), 4, 2), raw, 3)
+	message := _host_message(raw, "1, 2, 3", "localhost", "losing that machine removes 3 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
+	rule.report == {t.finding("c1.properties", 3, _key, message), t.finding("c2.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw), _plain(2, raw), broker], [])
+}
+
+test_fail_five_voters_two_on_one_host if {
+	raw := "1@a:9093,2@a:9094,3@c:9093,4@d:9093,5@e:9093"
+	message := _host_message(raw, "1, 2", "a", "losing that machine removes 2 of the 5 voters and leaves the quorum unable to survive any further controller failure")
+	rule.report == {t.finding("c1.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw)], [])
+}
+
+test_fail_voters_in_one_rack if {
+	raw := "1@c1:9093,2@c2:9093,3@c3:9093"
+	nodes := [_controller(1, raw, "eu-west-1a"), _controller(2, raw, "eu-west-1a"), _controller(3, raw, "eu-west-1b")]
+	message := _rack_message(raw, "1, 2", "eu-west-1a", "losing that rack removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
+	rule.report == {
+		t.finding_related("c1.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
+		t.finding_related("c2.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
+		t.finding_related("c3.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
+	} with input as t.cluster(nodes, [])
+}
+
+test_success_separate_hosts_and_racks if {
+	raw := "1@c1:9093,2@c2:9093,3@c3:9093"
+	nodes := [_controller(1, raw, "a"), _controller(2, raw, "b"), _controller(3, raw, "c")]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_repeated_id_is_one_voter if {
+	count(rule.report) == 0 with input as t.cluster([_plain(1, "1@c1:9093,1@c1:9094,2@c2:9093,3@c3:9093")], [])
+}
+
+test_success_key_absent if {
+	dynamic := t.with_bootstrap(t.node("c1.properties", ["controller"], []), "c1:9093,c1:9094", 3)
+	count(rule.report) == 0 with input as t.cluster([dynamic, t.node("c2.properties", ["controller"], [])], [])
+}
+
+test_success_racks_unknown_or_absent if {
+	raw := "1@c1:9093,2@c2:9093,3@c3:9093"
+	unknown := object.union(_plain(2, raw), {"settings": {"broker.rack": t.unknown_setting("c2.properties", "broker.rack", "${env:RACK}", 6)}})
+	nodes := [_controller(1, raw, "a"), unknown, _plain(3, raw)]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_unknown_placeholder if {
+	unknown := object.union(t.node("c1.properties", ["controller"], []), {
+		"quorum": {"mode": "static", "voters": [], "bootstrap_servers": []},
+		"settings": {_key: t.unknown_setting("c1.properties", _key, "${env:VOTERS}", 3)},
+	})
+	count(rule.report) == 0 with input as t.cluster([unknown], [])
+}

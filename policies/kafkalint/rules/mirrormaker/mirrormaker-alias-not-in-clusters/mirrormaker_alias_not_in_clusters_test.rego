@@ -1,0 +1,39 @@
+package kafkalint.rules.mirrormaker["mirrormaker-alias-not-in-clusters_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.mirrormaker["mirrormaker-alias-not-in-clusters"] as rule
+
+_f := "mm2.properties"
+
+_aliases := [t.mirror_alias(_f, "primary", true, 2), t.mirror_alias(_f, "backup", true, 3), t.mirror_alias(_f, "bakup", false, 0)]
+
+test_fail_flow_with_undeclared_alias if {
+	flow := object.union(t.mirror_flow(_f, "primary", "bakup", false, 5, {}), {"enabled_setting": t.flow_override(_f, "primary", "bakup", "enabled", true, 5)})
+	mm := t.mirror_maker(_f, _aliases, [flow], [["clusters", "primary, backup", 1]])
+	rule.report == {t.finding(_f, 5, "primary->bakup.enabled", "flow primary->bakup names bakup, which clusters=primary, backup does not list: MirrorMaker 2 only runs flows between the aliases in clusters and ignores every primary->bakup.* key without a warning, so nothing is replicated from primary to bakup and a failover to bakup would find none of its data; add bakup to clusters with its bootstrap.servers, or fix the alias")} with input as t.mirror_cluster([mm])
+}
+
+test_fail_flow_without_enabled_line_anchors_first_key if {
+	flow := t.mirror_flow(_f, "bakup", "primary", false, 7, {})
+	mm := t.mirror_maker(_f, _aliases, [flow], [["clusters", "primary, backup", 1]])
+	some f in rule.report with input as t.mirror_cluster([mm])
+	f.location.line == 7
+	f.key == "bakup->primary"
+}
+
+test_success_declared_aliases if {
+	flow := t.mirror_flow(_f, "primary", "backup", true, 5, {})
+	mm := t.mirror_maker(_f, array.slice(_aliases, 0, 2), [flow], [["clusters", "primary, backup", 1]])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_no_flows if {
+	mm := t.mirror_maker(_f, array.slice(_aliases, 0, 2), [], [["clusters", "primary, backup", 1]])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_unknown_clusters_placeholder if {
+	flow := t.mirror_flow(_f, "primary", "bakup", true, 5, {})
+	mm := t.with_setting(t.mirror_maker(_f, [t.mirror_alias(_f, "primary", false, 0), t.mirror_alias(_f, "bakup", false, 0)], [flow], []), t.unknown_setting(_f, "clusters", "${env:CLUSTERS}", 1))
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}

@@ -1,0 +1,47 @@
+package kafkalint.rules.mirrormaker["mirrormaker-checkpoints-disabled_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.mirrormaker["mirrormaker-checkpoints-disabled"] as rule
+
+_f := "mm2.properties"
+
+_aliases := [t.mirror_alias(_f, "A", true, 2), t.mirror_alias(_f, "B", true, 3)]
+
+_defaults := t.settings(_f, [["emit.checkpoints.enabled", true, 0], ["emit.offset-syncs.enabled", true, 0], ["sync.group.offsets.enabled", false, 0]])
+
+test_fail_override_on_3_9 if {
+	settings := object.union(_defaults, {"emit.checkpoints.enabled": t.flow_override(_f, "A", "B", "emit.checkpoints.enabled", false, 6)})
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings)], [])
+	rule.report == {t.finding(_f, 6, "A->B.emit.checkpoints.enabled", "A->B.emit.checkpoints.enabled=false on flow A->B: Kafka 3.9 rejects the MirrorCheckpointConnector configuration (\"MirrorCheckpointConnector can't run with emit.checkpoints.enabled set to false\"), so no consumer-group checkpoints reach the target and consumers cannot fail over at translated offsets (they restart from auto.offset.reset, re-reading or skipping data); remove the line (the default is true)")} with input as t.at_version(t.mirror_cluster([mm]), "3.9")
+}
+
+test_fail_top_level_offset_syncs_off_for_two_flows if {
+	off := t.setting(_f, "emit.offset-syncs.enabled", false, 8)
+	sync := t.setting(_f, "sync.group.offsets.enabled", true, 9)
+	settings := object.union(_defaults, {"emit.offset-syncs.enabled": off, "sync.group.offsets.enabled": sync})
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings), t.mirror_flow(_f, "B", "A", true, 5, settings)], [])
+	rule.report == {t.finding(_f, 8, "emit.offset-syncs.enabled", "emit.offset-syncs.enabled=false on flow A->B, B->A: Kafka 4.3 rejects the MirrorCheckpointConnector configuration (\"... can't run without offset syncs\"), so no consumer-group checkpoints reach the target and consumers cannot fail over at translated offsets (they restart from auto.offset.reset, re-reading or skipping data); remove the line (the default is true); sync.group.offsets.enabled=true does nothing without it")} with input as t.mirror_cluster([mm])
+}
+
+test_success_before_3_9 if {
+	settings := object.union(_defaults, {"emit.checkpoints.enabled": t.setting(_f, "emit.checkpoints.enabled", false, 6)})
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings)], [])
+	count(rule.report) == 0 with input as t.at_version(t.mirror_cluster([mm]), "3.8")
+}
+
+test_success_disabled_flow if {
+	settings := object.union(_defaults, {"emit.checkpoints.enabled": t.setting(_f, "emit.checkpoints.enabled", false, 6)})
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 4, settings)], [])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_defaults if {
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, _defaults)], [])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_unknown_placeholder if {
+	settings := object.union(object.remove(_defaults, ["emit.checkpoints.enabled"]), {"emit.checkpoints.enabled": t.unknown_setting(_f, "emit.checkpoints.enabled", "${env:CP}", 6)})
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings)], [])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}

@@ -1,0 +1,61 @@
+# METADATA
+# title: MirrorMaker 2 checkpoint or offset sync interval above a minute
+# description: |
+#   Consumers that fail over resume at the last checkpointed (and, with
+#   sync.group.offsets.enabled, the last synced) offset. With
+#   emit.checkpoints.interval.seconds or sync.group.offsets.interval.seconds
+#   above Kafka's default of 60, that position can be that much older, so
+#   consumers re-process that many more seconds of records after a failover.
+# related_resources:
+#   - description: Kafka docs, geo-replication (MirrorMaker 2)
+#     ref: https://kafka.apache.org/documentation/#georeplication
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK7006
+#   severity: warning
+#   scope: all
+#   applies_to: [mirrormaker]
+#   keys:
+#     - emit.checkpoints.enabled
+#     - emit.checkpoints.interval.seconds
+#     - sync.group.offsets.enabled
+#     - sync.group.offsets.interval.seconds
+#   since: unreleased
+package kafkalint.rules.mirrormaker["mirrormaker-failover-interval-too-long"]
+
+import data.kafkalint.lib.result
+
+# An interval counts only where its feature is on for an enabled flow. One
+# finding per setting, naming the flows that use it.
+report contains result.fail(s, message) if {
+	some mm in input.mirror_makers
+	some interval_key, feature_key in _features
+	some s in {f.settings[interval_key] | some f in mm.flows; _active(f, feature_key)}
+	is_number(s.value)
+	s.value > 60
+	flows := sort({sprintf("%s->%s", [f.source, f.target]) | some f in mm.flows; _active(f, feature_key); f.settings[interval_key] == s})
+	message := sprintf(
+		"%s=%d on flow %s: %s only every %s, so consumers that fail over resume at a position up to %s old and re-process that much data (offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO); keep it at 60 seconds or less",
+		[s.key, s.value, concat(", ", flows), _what[interval_key], _duration(s.value), _duration(s.value)],
+	)
+}
+
+_features := {
+	"emit.checkpoints.interval.seconds": "emit.checkpoints.enabled",
+	"sync.group.offsets.interval.seconds": "sync.group.offsets.enabled",
+}
+
+_what := {
+	"emit.checkpoints.interval.seconds": "consumer-group checkpoints reach the target",
+	"sync.group.offsets.interval.seconds": "translated consumer-group offsets are written to the target",
+}
+
+_active(f, feature_key) if {
+	f.enabled
+	f.settings[feature_key].value == true
+}
+
+_duration(seconds) := sprintf("%d seconds", [seconds]) if seconds < 120
+
+_duration(seconds) := sprintf("%d seconds (about %d minutes)", [seconds, round(seconds / 60)]) if seconds >= 120

@@ -1,0 +1,39 @@
+package kafkalint.rules.mirrormaker["mirrormaker-no-flow-enabled_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.mirrormaker["mirrormaker-no-flow-enabled"] as rule
+
+_f := "mm2.properties"
+
+_aliases := [t.mirror_alias(_f, "A", true, 2), t.mirror_alias(_f, "B", true, 3)]
+
+_flow(source, target, enabled, raw, line) := object.union(
+	t.mirror_flow(_f, source, target, enabled, line, {}),
+	{"enabled_setting": object.union(t.flow_override(_f, source, target, "enabled", enabled, line), {"raw": raw})},
+)
+
+test_fail_enabled_written_as_yes if {
+	mm := t.mirror_maker(_f, _aliases, [_flow("A", "B", false, "yes", 4), t.mirror_flow(_f, "B", "A", false, 1, {})], [["clusters", "A,B", 1]])
+	rule.report == {t.finding(_f, 1, "clusters", "clusters=A,B but no {source}->{target}.enabled=true enables a flow (A->B.enabled=yes: only a case-insensitive true enables a flow): MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; add e.g. A->B.enabled=true for each direction to replicate")} with input as t.mirror_cluster([mm])
+}
+
+test_fail_no_enabled_line if {
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {}), t.mirror_flow(_f, "B", "A", false, 1, {})], [["clusters", "A,B", 1]])
+	rule.report == {t.finding(_f, 1, "clusters", "clusters=A,B but no {source}->{target}.enabled=true enables a flow: MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; add e.g. A->B.enabled=true for each direction to replicate")} with input as t.mirror_cluster([mm])
+}
+
+test_success_one_flow_enabled if {
+	mm := t.mirror_maker(_f, _aliases, [_flow("A", "B", true, "TRUE", 4), _flow("B", "A", false, "false", 5)], [["clusters", "A,B", 1]])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_unknown_placeholder if {
+	flow := object.union(t.mirror_flow(_f, "A", "B", false, 4, {}), {"enabled_setting": t.unknown_setting(_f, "A->B.enabled", "${env:ENABLED}", 4)})
+	mm := t.mirror_maker(_f, _aliases, [flow], [["clusters", "A,B", 1]])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_enabled_flow_with_undeclared_alias_is_another_rule if {
+	mm := t.mirror_maker(_f, array.concat(_aliases, [t.mirror_alias(_f, "C", false, 0)]), [_flow("A", "C", false, "true", 4)], [["clusters", "A,B", 1]])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}

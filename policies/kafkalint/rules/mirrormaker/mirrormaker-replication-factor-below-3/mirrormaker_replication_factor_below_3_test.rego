@@ -1,0 +1,53 @@
+package kafkalint.rules.mirrormaker["mirrormaker-replication-factor-below-3_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.mirrormaker["mirrormaker-replication-factor-below-3"] as rule
+
+_f := "mm2.properties"
+
+_aliases := [t.mirror_alias(_f, "A", true, 2), t.mirror_alias(_f, "B", true, 3)]
+
+_settings(entries) := object.union(
+	t.settings(_f, [
+		["replication.factor", 3, 6],
+		["checkpoints.topic.replication.factor", 3, 0],
+		["heartbeats.topic.replication.factor", 3, 0],
+		["offset-syncs.topic.replication.factor", 3, 0],
+	]),
+	t.settings(_f, entries),
+)
+
+_mm(settings, entries) := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings), t.mirror_flow(_f, "B", "A", true, 5, settings)], entries)
+
+test_fail_default_replication_factor_two if {
+	mm := _mm(_settings([["replication.factor", 2, 0]]), [])
+	rule.report == {t.finding(_f, 1, "replication.factor", "replication.factor=2 (Kafka's default, not set in the file) on flow A->B, B->A gives the replicated topics on the target 2 replica(s): one broker down on that cluster leaves a single copy that a second failure loses, exactly when a failover needs it; set replication.factor=3")} with input as t.mirror_cluster([mm])
+}
+
+test_fail_checkpoints_topic_one if {
+	mm := _mm(_settings([["checkpoints.topic.replication.factor", 1, 9]]), [])
+	rule.report == {t.finding(_f, 9, "checkpoints.topic.replication.factor", "checkpoints.topic.replication.factor=1 on flow A->B, B->A gives the checkpoints topic (the translated offsets consumer failover reads) 1 replica(s): one broker down on that cluster makes that data unavailable and a lost disk loses it, exactly when a failover needs it; set checkpoints.topic.replication.factor=3")} with input as t.mirror_cluster([mm])
+}
+
+test_fail_connect_offsets_topic_one if {
+	mm := _mm(_settings([]), [["offset.storage.replication.factor", "1", 12]])
+	rule.report == {t.finding(_f, 12, "offset.storage.replication.factor", "offset.storage.replication.factor=1 gives the Connect offsets topic (MirrorMaker 2's replication progress) 1 replica(s): one broker down makes that data unavailable and a lost disk loses it, exactly when a failover needs it; set offset.storage.replication.factor=3")} with input as t.mirror_cluster([mm])
+}
+
+test_success_three_everywhere if {
+	count(rule.report) == 0 with input as t.mirror_cluster([_mm(_settings([]), [["offset.storage.replication.factor", "3", 12]])])
+}
+
+test_success_broker_default if {
+	count(rule.report) == 0 with input as t.mirror_cluster([_mm(_settings([["replication.factor", -1, 6]]), [])])
+}
+
+test_success_flows_disabled if {
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 4, _settings([["replication.factor", 1, 6]]))], [])
+	count(rule.report) == 0 with input as t.mirror_cluster([mm])
+}
+
+test_success_unknown_placeholder if {
+	settings := object.union(object.remove(_settings([]), ["replication.factor"]), {"replication.factor": t.unknown_setting(_f, "replication.factor", "${env:RF}", 6)})
+	count(rule.report) == 0 with input as t.mirror_cluster([_mm(settings, [["offset.storage.replication.factor", "${env:RF}", 12]])])
+}

@@ -1,0 +1,95 @@
+# METADATA
+# title: Broker sets a value the KRaft controllers govern
+# description: |
+#   The cluster has dedicated KRaft controllers, and a broker-only node sets
+#   a setting the active controller governs (unclean leader election, leader
+#   rebalancing, min.insync.replicas, default.replication.factor) to a value
+#   other than the controllers' own (written or Kafka's default). The
+#   broker's value does not drive what the operator set it for.
+# related_resources:
+#   - description: Kafka docs, unclean.leader.election.enable
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_unclean.leader.election.enable
+#   - description: Kafka docs, eligible leader replicas
+#     ref: https://kafka.apache.org/documentation/#eligible_leader_replicas
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK4004
+#   severity: warning
+#   scope: all
+#   applies_to: [broker, controller]
+#   keys: [unclean.leader.election.enable, auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds, min.insync.replicas, default.replication.factor]
+#   since: unreleased
+package kafkalint.rules.operations["controller-governed-setting-on-broker"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+
+# The controllers' effective value is the one value every dedicated
+# controller config of the cluster has, written or Kafka's default; when a
+# controller's value is unknown (${provider:...}) or the controllers
+# disagree (KFK6001), there is no such value and the rule is silent. Only a
+# value the broker writes is reported: a broker that leaves the key alone
+# has nothing to remove.
+_governed := [
+	"unclean.leader.election.enable",
+	"auto.leader.rebalance.enable",
+	"leader.imbalance.check.interval.seconds",
+	"min.insync.replicas",
+	"default.replication.factor",
+]
+
+_controllers := [node | some node in input.nodes; cluster.dedicated_controller(node)]
+
+report contains result.fail_related(setting, message, related) if {
+	count(_controllers) > 0
+	some key in _governed
+	not _managed(key)
+	values := {v | some c in _controllers; v := _known(c.settings[key])}
+	count(values) == 1
+	every c in _controllers {
+		_has_value(c.settings[key])
+	}
+	some controller_value in values
+	some node in input.nodes
+	cluster.broker_only(node)
+	setting := node.settings[key]
+	setting.source == "explicit"
+	broker_value := _known(setting)
+	broker_value != controller_value
+	related := sort({c.settings[key].location | some c in _controllers})
+	message := sprintf(
+		"%s=%v on this broker, but the controllers (%s) use %s: %s",
+		[key, broker_value, concat(", ", sort({c.file | some c in _controllers})), _controller_text(key, controller_value), _why(key, broker_value, controller_value)],
+	)
+}
+
+# A key the platform sets itself (managed_keys) on any node is not what the
+# files show.
+_managed(key) if {
+	some node in input.nodes
+	key in node.managed_keys
+}
+
+_known(setting) := setting.value if _has_value(setting)
+
+_has_value(setting) if not is_null(object.get(setting, "value", null))
+
+_controller_text(key, value) := sprintf("%v (Kafka's default, not set in their files)", [value]) if {
+	every c in _controllers {
+		c.settings[key].source == "default"
+	}
+} else := sprintf("%v", [value])
+
+_why("unclean.leader.election.enable", _, _) := "in KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect; set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers"
+
+_why("auto.leader.rebalance.enable", _, _) := "in KRaft mode the controller runs the preferred-leader rebalance with its own settings, so the broker's value has no effect; set it on the controllers and remove it from the brokers"
+
+_why("leader.imbalance.check.interval.seconds", _, _) := "in KRaft mode the controller schedules the leader imbalance check with its own settings, so the broker's value has no effect; set it on the controllers and remove it from the brokers"
+
+_why("min.insync.replicas", _, _) := "the active controller resolves min.insync.replicas from its own static config, and with eligible leader replicas (ELR, on by default for clusters created on Kafka 4.1 or later) it creates the cluster-level value from it, which overrides the brokers' static values, so durability is not what the brokers' files say; set the same value on controllers and brokers"
+
+_why("default.replication.factor", broker_value, controller_value) := sprintf(
+	"topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get %v replica(s), not %v (only auto-created topics use the broker's value); set the same value on the controllers",
+	[controller_value, broker_value],
+)

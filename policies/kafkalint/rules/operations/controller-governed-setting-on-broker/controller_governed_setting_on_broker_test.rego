@@ -1,0 +1,79 @@
+package kafkalint.rules.operations["controller-governed-setting-on-broker_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.operations["controller-governed-setting-on-broker"] as rule
+
+_defaults := [
+	["unclean.leader.election.enable", false, 0],
+	["auto.leader.rebalance.enable", true, 0],
+	["leader.imbalance.check.interval.seconds", 300, 0],
+	["min.insync.replicas", 1, 0],
+	["default.replication.factor", 1, 0],
+]
+
+_node(file, roles, entries) := t.with_settings(t.node(file, roles, _defaults), entries)
+
+_controllers := [_node("c1.properties", ["controller"], []), _node("c2.properties", ["controller"], []), _node("c3.properties", ["controller"], [])]
+
+_controller_lines := [["c1.properties", 1], ["c2.properties", 1], ["c3.properties", 1]]
+
+test_fail_unclean_election_only_on_brokers if {
+	nodes := array.concat(_controllers, [_node("b1.properties", ["broker"], [["unclean.leader.election.enable", true, 7]])])
+	message := "unclean.leader.election.enable=true on this broker, but the controllers (c1.properties, c2.properties, c3.properties) use false (Kafka's default, not set in their files): in KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect; set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers"
+	rule.report == {t.finding_related("b1.properties", 7, "unclean.leader.election.enable", message, _controller_lines)} with input as t.cluster(nodes, [])
+}
+
+test_fail_min_insync_replicas_set_on_brokers_only if {
+	nodes := array.concat(_controllers, [
+		_node("b1.properties", ["broker"], [["min.insync.replicas", 2, 8]]),
+		_node("b2.properties", ["broker"], [["min.insync.replicas", 2, 8]]),
+	])
+	{[f.location.file, f.location.line] | some f in rule.report} == {["b1.properties", 8], ["b2.properties", 8]} with input as t.cluster(nodes, [])
+}
+
+test_fail_default_replication_factor if {
+	controllers := [_node("c1.properties", ["controller"], [["default.replication.factor", 2, 5]])]
+	nodes := array.concat(controllers, [_node("b1.properties", ["broker"], [["default.replication.factor", 3, 9]])])
+	message := "default.replication.factor=3 on this broker, but the controllers (c1.properties) use 2: topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get 2 replica(s), not 3 (only auto-created topics use the broker's value); set the same value on the controllers"
+	rule.report == {t.finding_related("b1.properties", 9, "default.replication.factor", message, [["c1.properties", 5]])} with input as t.cluster(nodes, [])
+}
+
+test_fail_leader_rebalance_settings if {
+	nodes := array.concat(_controllers, [_node("b1.properties", ["broker"], [["auto.leader.rebalance.enable", false, 4], ["leader.imbalance.check.interval.seconds", 60, 5]])])
+	{f.key | some f in rule.report} == {"auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds"} with input as t.cluster(nodes, [])
+}
+
+test_success_same_value_on_controllers_and_brokers if {
+	controllers := [_node("c1.properties", ["controller"], [["min.insync.replicas", 2, 5]]), _node("c2.properties", ["controller"], [["min.insync.replicas", 2, 5]])]
+	brokers := [_node("b1.properties", ["broker"], [["min.insync.replicas", 2, 8], ["unclean.leader.election.enable", false, 9]])]
+	count(rule.report) == 0 with input as t.cluster(array.concat(controllers, brokers), [])
+}
+
+test_success_no_dedicated_controllers if {
+	nodes := [_node("x1.properties", ["broker", "controller"], []), _node("b1.properties", ["broker"], [["unclean.leader.election.enable", true, 7]])]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_controllers_disagree_left_to_kfk6001 if {
+	controllers := [_node("c1.properties", ["controller"], [["min.insync.replicas", 2, 5]]), _node("c2.properties", ["controller"], [])]
+	nodes := array.concat(controllers, [_node("b1.properties", ["broker"], [["min.insync.replicas", 3, 8]])])
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_key_absent_on_broker if {
+	controllers := [_node("c1.properties", ["controller"], [["min.insync.replicas", 2, 5]])]
+	nodes := array.concat(controllers, [_node("b1.properties", ["broker"], [])])
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_unknown_placeholder if {
+	unknown_broker := t.with_setting(_node("b1.properties", ["broker"], []), t.unknown_setting("b1.properties", "min.insync.replicas", "${env:MIN_ISR}", 8))
+	unknown_controller := t.with_setting(_node("c9.properties", ["controller"], []), t.unknown_setting("c9.properties", "unclean.leader.election.enable", "${env:UNCLEAN}", 8))
+	nodes := array.concat(_controllers, [unknown_broker, unknown_controller, _node("b2.properties", ["broker"], [["unclean.leader.election.enable", true, 7]])])
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_success_platform_managed_key if {
+	broker := object.union(_node("b1.properties", ["broker"], [["min.insync.replicas", 2, 8]]), {"managed_keys": ["min.insync.replicas"]})
+	count(rule.report) == 0 with input as t.cluster(array.concat(_controllers, [broker]), [])
+}

@@ -1,0 +1,36 @@
+package kafkalint.rules.security["allow-everyone-if-no-acl_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.security["allow-everyone-if-no-acl"] as rule
+
+_message(raw) := sprintf("allow.everyone.if.no.acl.found=%s: the authorizer lets every principal (ANONYMOUS included on a PLAINTEXT listener) read, write and delete any topic or group that has no ACL, so each new topic is open to all until ACLs are added; remove the line (Kafka's default is false, which lets only super.users at resources without ACLs) and grant access with ACLs", [raw])
+
+test_fail_true if {
+	node := t.node("server.properties", ["broker"], [["allow.everyone.if.no.acl.found", "true", 12]])
+	rule.report == {t.finding("server.properties", 12, "allow.everyone.if.no.acl.found", _message("true"))} with input as t.cluster([node], [])
+}
+
+test_fail_true_any_case if {
+	node := t.node("server.properties", ["controller"], [["allow.everyone.if.no.acl.found", "TRUE", 12]])
+	rule.report == {t.finding("server.properties", 12, "allow.everyone.if.no.acl.found", _message("TRUE"))} with input as t.cluster([node], [])
+}
+
+test_success_false if {
+	node := t.node("server.properties", ["broker"], [["allow.everyone.if.no.acl.found", "false", 12]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_anything_but_true_is_false if {
+	node := t.node("server.properties", ["broker"], [["allow.everyone.if.no.acl.found", "yes", 12]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_absent if {
+	node := t.node("server.properties", ["broker"], [["process.roles", "broker", 1]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(t.node("server.properties", ["broker"], []), t.unknown_setting("server.properties", "allow.everyone.if.no.acl.found", "${env:ALLOW}", 12))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

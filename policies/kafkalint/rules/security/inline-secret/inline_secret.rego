@@ -1,0 +1,95 @@
+# METADATA
+# title: Secret written inline
+# description: |
+#   A password or other secret (a password-type key, a *.password key, a
+#   secret inside sasl.jaas.config) is written in the file instead of a
+#   ${provider:...} config-provider reference or a platform secret
+#   reference, so everyone who can read the file, its repository history or
+#   a CI log has the credential.
+# related_resources:
+#   - description: Kafka docs, config providers (KIP-297)
+#     ref: https://kafka.apache.org/documentation/#config_providers
+#   - description: Kafka docs, JAAS configuration for Kafka clients
+#     ref: https://kafka.apache.org/documentation/#security_client_staticjaas
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK2003
+#   severity: warning
+#   scope: all
+#   applies_to: [broker, controller, producer, consumer, admin, client, mirrormaker]
+#   keys: []
+#   since: unreleased
+package kafkalint.rules.security["inline-secret"]
+
+import data.kafkalint.lib.result
+
+# A ${provider:...} reference or template expression is an unknown value
+# (the loader drops it), and a value that is itself a documentation
+# placeholder (<password>, even with the > lost; {API_SECRET}; $PASSWORD;
+# ****) holds no secret. The
+# message names the key and, for JAAS, the option, never the value.
+report contains result.fail(s, _message(s, _what(s))) if {
+	some unit in array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
+	some s in unit.settings
+	s.source == "explicit"
+	not s.unknown
+	_secret_key(s)
+	not _jaas(s.key)
+	_real_secret(s.raw)
+}
+
+report contains result.fail(s, _message(s, _options(options))) if {
+	some unit in array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
+	some s in unit.settings
+	s.source == "explicit"
+	not s.unknown
+	_jaas(s.key)
+	options := sort({option |
+		some m in regex.find_all_string_submatch_n(_jaas_secret_option, s.raw, -1)
+		option := m[1]
+		_real_secret(concat("", [m[2], m[3], m[4]]))
+	})
+	count(options) > 0
+}
+
+_message(s, what) := sprintf(
+	"%s holds %s as inline text: anyone who can read this file, its repository history or a CI log has the credential; reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here",
+	[s.key, what, s.key, s.key],
+)
+
+_options(options) := sprintf("a secret in its %s option", [options[0]]) if count(options) == 1
+
+_options(options) := sprintf("secrets in its %s options", [concat(", ", options)]) if count(options) > 1
+
+_what(s) := "a secret" if not endswith(s.key, "password")
+
+_what(s) := "a password" if endswith(s.key, "password")
+
+# _secret_key: the catalogue types the key as a password (ssl.key.password,
+# sasl.oauthbearer.client.credentials.client.secret, ...), or its name says
+# it is one (listener- and alias-prefixed keys the catalogue cannot type,
+# Schema Registry basic auth, API secrets).
+_secret_key(s) if s.type == "password"
+
+_secret_key(s) if s.key == "password"
+
+_secret_key(s) if endswith(s.key, ".password")
+
+_secret_key(s) if endswith(s.key, ".secret")
+
+_secret_key(s) if endswith(s.key, "basic.auth.user.info")
+
+_jaas(key) if key == "sasl.jaas.config"
+
+_jaas(key) if endswith(key, ".sasl.jaas.config")
+
+# A JAAS option carrying a secret: password, clientSecret (OAuth), or the
+# PlainLoginModule's user_<name> entries, with a quoted or bare value.
+_jaas_secret_option := `(?i)\b(password|clientsecret|client_secret|user_[A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s;"']+))`
+
+_real_secret(value) if {
+	v := trim_space(value)
+	v != ""
+	not regex.match(`^(<.*|\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\*+)$`, v)
+}

@@ -1,0 +1,64 @@
+package kafkalint.rules.security["inline-secret_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.security["inline-secret"] as rule
+
+_message(key, what) := sprintf(
+	"%s holds %s as inline text: anyone who can read this file, its repository history or a CI log has the credential; reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here",
+	[key, what, key, key],
+)
+
+_password(file, key, value, line) := object.union(t.setting(file, key, value, line), {"type": "password"})
+
+test_fail_keystore_password_on_broker if {
+	node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", "changeit", 9))
+	rule.report == {t.finding("server.properties", 9, "ssl.keystore.password", _message("ssl.keystore.password", "a password"))} with input as t.cluster([node], [])
+}
+
+test_fail_listener_prefixed_password if {
+	node := t.node("server.properties", ["broker"], [["listener.name.internal.ssl.key.password", "s3cr3t", 11]])
+	rule.report == {t.finding("server.properties", 11, "listener.name.internal.ssl.key.password", _message("listener.name.internal.ssl.key.password", "a password"))} with input as t.cluster([node], [])
+}
+
+test_fail_jaas_password_on_client_never_prints_it if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="alice" password="alice-secret";`
+	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
+	reports := rule.report with input as t.cluster([], [client])
+	reports == {t.finding("client.properties", 3, "sasl.jaas.config", _message("sasl.jaas.config", "a secret in its password option"))}
+	every f in reports {
+		not contains(f.message, "alice-secret")
+	}
+}
+
+test_fail_jaas_user_entries_on_mirror_maker_alias if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username=admin password='admin-secret' user_admin="admin-secret" user_bob=bob-secret;`
+	mm := t.mirror_maker("mm2.properties", [], [], [["target.sasl.jaas.config", jaas, 6]])
+	rule.report == {t.finding("mm2.properties", 6, "target.sasl.jaas.config", _message("target.sasl.jaas.config", "secrets in its password, user_admin, user_bob options"))} with input as t.mirror_cluster([mm])
+}
+
+test_success_jaas_without_secret if {
+	jaas := `com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true keyTab="/etc/security/kafka.keytab" principal="kafka/broker-1@EXAMPLE.COM";`
+	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
+	count(rule.report) == 0 with input as t.cluster([], [client])
+}
+
+test_success_jaas_documentation_placeholders if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="<API_KEY>" password='<Your Event Hubs connection string.' user_admin="****";`
+	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
+	count(rule.report) == 0 with input as t.cluster([], [client])
+}
+
+test_success_config_provider_reference if {
+	client := t.with_setting(t.client("client.properties", "client", []), t.unknown_setting("client.properties", "ssl.truststore.password", "${file:/etc/kafka/secrets.properties:truststore}", 4))
+	count(rule.report) == 0 with input as t.cluster([], [client])
+}
+
+test_success_empty_password if {
+	node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", "", 9))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_no_secret_keys if {
+	node := t.node("server.properties", ["broker"], [["ssl.keystore.location", "/etc/kafka/keystore.jks", 8]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -1,0 +1,86 @@
+# METADATA
+# title: Client listener without TLS in production
+# description: |
+#   A listener that clients connect to maps to PLAINTEXT or SASL_PLAINTEXT,
+#   so records (and with SASL_PLAINTEXT the SASL exchange, PLAIN passwords
+#   included) cross the network unencrypted, and with PLAINTEXT every client
+#   is the unauthenticated ANONYMOUS principal.
+# related_resources:
+#   - description: Kafka docs, security overview and listener configuration
+#     ref: https://kafka.apache.org/documentation/#security_overview
+#   - description: Kafka docs, listener.security.protocol.map
+#     ref: https://kafka.apache.org/documentation/#brokerconfigs_listener.security.protocol.map
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK2001
+#   severity: warning
+#   scope: production
+#   applies_to: [broker]
+#   keys: [listeners, advertised.listeners, inter.broker.listener.name, security.inter.broker.protocol]
+#   since: unreleased
+package kafkalint.rules.security["plaintext-listener-in-production"]
+
+import data.kafkalint.lib.result
+
+# Client-facing listeners are the ones a broker advertises (advertised
+# listeners, else listeners), minus controller listeners and minus the
+# inter-broker listener when the broker advertises another listener for
+# clients (a replication-only listener is an in-cluster encryption concern,
+# not a client one). Protocols are the loader's, from the effective
+# listener.security.protocol.map; an unmapped or unknown listener is not
+# judged. A listener advertised on a loopback address serves only clients on
+# the same machine: its traffic never crosses a network.
+report contains result.fail({"key": key, "location": l.location}, message) if {
+	some node in input.nodes
+	node.is_broker
+	[key, listeners] := _facing(node)
+	names := {l.name | some l in listeners; not l.error; not l.name in _controller_names(node)}
+	some l in listeners
+	l.name in names
+	not _internal_only(node, l.name, names)
+	not _loopback(l.host)
+	protocol := upper(l.protocol)
+	protocol in {"PLAINTEXT", "SASL_PLAINTEXT"}
+	message := sprintf(
+		"listener %s (%s) uses %s: %s; serve clients on SSL or SASL_SSL (for example %s://...:9093 with %s:SASL_SSL in listener.security.protocol.map)",
+		[l.name, l.raw, protocol, _exposure(protocol), l.name, l.name],
+	)
+}
+
+_exposure("PLAINTEXT") := "clients connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text"
+
+_exposure("SASL_PLAINTEXT") := "clients authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text"
+
+_facing(node) := ["advertised.listeners", node.advertised_listeners] if {
+	count(node.advertised_listeners) > 0
+	not node.settings["advertised.listeners"].unknown
+}
+
+_facing(node) := ["listeners", node.listeners] if {
+	count(node.advertised_listeners) == 0
+	not node.settings["advertised.listeners"].unknown
+	not node.settings.listeners.unknown
+}
+
+_controller_names(node) := {upper(n) | some n in node.controller_listener_names}
+
+# _internal_only: name is the inter-broker listener and the broker
+# advertises another listener for clients.
+_internal_only(node, name, names) if {
+	name == _inter_broker_listener(node)
+	count(names - {name}) > 0
+}
+
+_inter_broker_listener(node) := upper(s.value) if {
+	s := node.settings["inter.broker.listener.name"]
+	s.source == "explicit"
+	is_string(s.value)
+} else := upper(s.value) if {
+	s := node.settings["security.inter.broker.protocol"]
+	is_string(s.value)
+}
+
+_loopback(host) if lower(host) in {"localhost", "::1"}
+
+_loopback(host) if regex.match(`^127\.[0-9]+\.[0-9]+\.[0-9]+$`, host)

@@ -1,0 +1,69 @@
+package kafkalint.rules.security["plaintext-listener-in-production_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.security["plaintext-listener-in-production"] as rule
+
+_f := "server.properties"
+
+_broker := t.node(_f, ["broker"], [["security.inter.broker.protocol", "PLAINTEXT", 0]])
+
+_with(node, key, entries, line) := object.union(node, {
+	{"listeners": "listeners", "advertised.listeners": "advertised_listeners"}[key]: [t.listener(_f, line, e[0], e[1]) | some e in entries],
+	"settings": {key: t.list_setting(_f, key, concat(",", [e[0] | some e in entries]), line)},
+})
+
+test_fail_single_plaintext_listener if {
+	node := _with(_broker, "listeners", [["PLAINTEXT://broker-1.prod.example.com:9092", "PLAINTEXT"]], 4)
+	rule.report == {t.finding(_f, 4, "listeners", "listener PLAINTEXT (PLAINTEXT://broker-1.prod.example.com:9092) uses PLAINTEXT: clients connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text; serve clients on SSL or SASL_SSL (for example PLAINTEXT://...:9093 with PLAINTEXT:SASL_SSL in listener.security.protocol.map)")} with input as t.cluster([node], [])
+}
+
+test_fail_advertised_sasl_plaintext if {
+	node := _with(
+		_with(_broker, "listeners", [["CLIENT://:9092", "SASL_PLAINTEXT"]], 4),
+		"advertised.listeners", [["CLIENT://kafka.example.com:9092", "SASL_PLAINTEXT"]], 5,
+	)
+	rule.report == {t.finding(_f, 5, "advertised.listeners", "listener CLIENT (CLIENT://kafka.example.com:9092) uses SASL_PLAINTEXT: clients authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text; serve clients on SSL or SASL_SSL (for example CLIENT://...:9093 with CLIENT:SASL_SSL in listener.security.protocol.map)")} with input as t.cluster([node], [])
+}
+
+test_success_internal_replication_listener_beside_tls_client_listener if {
+	node := t.with_setting(
+		_with(_broker, "listeners", [["INTERNAL://b:9091", "PLAINTEXT"], ["EXTERNAL://b:9093", "SASL_SSL"]], 4),
+		t.setting(_f, "inter.broker.listener.name", "INTERNAL", 6),
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_fail_inter_broker_listener_is_the_only_one if {
+	node := t.with_setting(_with(_broker, "listeners", [["INTERNAL://b:9091", "PLAINTEXT"]], 4), t.setting(_f, "inter.broker.listener.name", "INTERNAL", 6))
+	count(rule.report) == 1 with input as t.cluster([node], [])
+}
+
+test_success_controller_listener if {
+	node := object.union(
+		t.node("controller.properties", ["controller"], []),
+		{"listeners": [t.listener("controller.properties", 3, "CONTROLLER://c:9093", "PLAINTEXT")], "controller_listener_names": ["CONTROLLER"]},
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_tls_listener if {
+	node := _with(_broker, "listeners", [["SSL://b:9093", "SSL"]], 4)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_listeners_absent if {
+	count(rule.report) == 0 with input as t.cluster([_broker], [])
+}
+
+test_success_unknown_placeholder if {
+	node := t.with_setting(_broker, t.unknown_setting(_f, "listeners", "${env:LISTENERS}", 4))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_loopback_listener if {
+	node := _with(
+		_with(_broker, "listeners", [["PLAINTEXT://:29092", "PLAINTEXT"], ["PLAINTEXT_HOST://:9092", "PLAINTEXT"]], 4),
+		"advertised.listeners", [["PLAINTEXT_HOST://localhost:9092", "PLAINTEXT"], ["PLAINTEXT://127.0.0.1:29092", "PLAINTEXT"]], 5,
+	)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

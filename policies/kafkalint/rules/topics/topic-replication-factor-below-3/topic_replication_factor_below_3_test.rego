@@ -1,0 +1,32 @@
+package kafkalint.rules.topics["topic-replication-factor-below-3_test"]
+
+import data.kafkalint.lib.testing as t
+import data.kafkalint.rules.topics["topic-replication-factor-below-3"] as rule
+
+test_fail_rf_one if {
+	topic := t.topic("topics.tf", "orders", 3, 1, 5)
+	rule.report == {t.finding("topics.tf", 5, "replication_factor", "topic orders has replication factor 1: its only replica is a single point of failure, so one broker down makes the partitions unavailable and a lost disk loses the data; use a replication factor of 3 (with min.insync.replicas=2 and producers on acks=all)")} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_fail_rf_two if {
+	topic := t.topic("topics.tf", "orders", 3, 2, 5)
+	rule.report == {t.finding("topics.tf", 5, "replication_factor", "topic orders has replication factor 2: one broker down (a rolling restart) leaves a single copy, so acks=all writes either stop (min.insync.replicas=2) or are acknowledged by one replica that a second failure loses; use a replication factor of 3 (with min.insync.replicas=2 and producers on acks=all)")} with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_rf_three if {
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [t.topic("topics.tf", "orders", 3, 3, 5)])
+}
+
+test_success_broker_default_rf if {
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [t.topic("topics.tf", "orders", 3, -1, 5)])
+}
+
+test_success_rf_absent if {
+	topic := object.remove(t.topic("topics.tf", "orders", 3, 3, 5), ["replication_factor"])
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}
+
+test_success_unknown_placeholder if {
+	topic := object.union(object.remove(t.topic("topics.tf", "orders", 3, 1, 5), ["replication_factor"]), {"replication_factor": t.unknown_setting("topics.tf", "replication_factor", "var.rf", 5)})
+	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
+}

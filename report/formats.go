@@ -1,0 +1,48 @@
+package report
+
+import (
+	"fmt"
+	"io"
+)
+
+// Output formats.
+const (
+	FormatText   = "text"
+	FormatJSON   = "json"
+	FormatSARIF  = "sarif"
+	FormatGitHub = "github"
+	FormatJUnit  = "junit"
+)
+
+// Formats lists the output formats, the default first.
+func Formats() []string {
+	return []string{FormatText, FormatJSON, FormatSARIF, FormatGitHub, FormatJUnit}
+}
+
+// Options control the formats.
+type Options struct {
+	// Color: color the text format (and the text part of github).
+	Color bool
+	// ToolVersion is kafkalint's version, for SARIF.
+	ToolVersion string
+	// StepSummary, when set, receives github's Markdown job summary (the
+	// file named by GITHUB_STEP_SUMMARY).
+	StepSummary io.Writer
+}
+
+// Write renders r in one format.
+func Write(w io.Writer, format string, r *Report, opts Options) error {
+	switch format {
+	case FormatText:
+		return WriteText(w, r, TextOptions{Color: opts.Color})
+	case FormatJSON:
+		return WriteJSON(w, r)
+	case FormatSARIF:
+		return WriteSARIF(w, r, opts.ToolVersion)
+	case FormatGitHub:
+		return WriteGitHub(w, r, opts.StepSummary)
+	case FormatJUnit:
+		return WriteJUnit(w, r)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}

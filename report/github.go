@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// GitHub shows at most this many annotations of each level per step
+// (https://github.com/actions/toolkit/pull/734); the rest are dropped
+// silently, so the full text report follows the annotations.
+const gitHubAnnotationLimit = 10
+
+// summaryRows caps the findings table of the job summary (GitHub limits a
+// step summary to 1 MiB).
+const summaryRows = 100
+
+// WriteGitHub writes one workflow command per finding
+// (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`), then
+// the plain text report, which GitHub shows in the log. When summary is
+// set, a Markdown job summary is appended to it.
+func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
+	var b strings.Builder
+	count := map[string]int{}
+	for _, f := range r.Findings {
+		count[f.Severity]++
+	}
+	hidden := 0
+	for _, n := range count {
+		hidden += max(n-gitHubAnnotationLimit, 0)
+	}
+	if hidden > 0 {
+		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("kafkalint"),
+			escapeData(fmt.Sprintf("%d findings are not shown as annotations: GitHub shows at most %d per level in a step; the log below and the job summary list all of them", hidden, gitHubAnnotationLimit)))
+	}
+	for _, f := range r.Findings {
+		var msg strings.Builder
+		msg.WriteString(f.Message)
+		for _, rel := range f.Related {
+			fmt.Fprintf(&msg, "\nrelated: %s:%d", rel.File, rel.Line)
+		}
+		if f.DocsURL != "" {
+			msg.WriteString("\ndocs: " + f.DocsURL)
+		}
+		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", gitHubLevel(f.Severity),
+			escapeProperty(f.File), f.Line, max(f.Column, 1), escapeProperty(f.ID+" "+f.Slug), escapeData(msg.String()))
+	}
+	for _, e := range r.Errors {
+		props := "file=" + escapeProperty(e.File)
+		if e.Line > 0 {
+			props += fmt.Sprintf(",line=%d", e.Line)
+		}
+		fmt.Fprintf(&b, "::error %s,title=%s::%s\n", props, escapeProperty("kafkalint load error"), escapeData(e.Message))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	if err := WriteText(w, r, TextOptions{}); err != nil {
+		return err
+	}
+	if summary != nil {
+		return WriteGitHubSummary(summary, r)
+	}
+	return nil
+}
+
+func gitHubLevel(severity string) string {
+	switch severity {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// escapeData escapes a workflow command's message: %, CR and LF.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command property value: as a message,
+// plus ':' and ',' which would end the value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// WriteGitHubSummary writes the Markdown job summary: the counts, then a
+// table of findings (at most summaryRows) and of load errors.
+func WriteGitHubSummary(w io.Writer, r *Report) error {
+	var b strings.Builder
+	s := r.Summary
+	fmt.Fprintf(&b, "## kafkalint\n\n%d %s, %d %s: **%d %s, %d %s, %d info**",
+		s.Files, plural(s.Files, "file"), s.Clusters, plural(s.Clusters, "cluster"),
+		s.BySeverity[Error], plural(s.BySeverity[Error], "error"), s.BySeverity[Warning], plural(s.BySeverity[Warning], "warning"), s.BySeverity[Info])
+	if s.Suppressed > 0 || s.Baselined > 0 {
+		fmt.Fprintf(&b, " (not shown: %d suppressed inline, %d in the baseline)", s.Suppressed, s.Baselined)
+	}
+	b.WriteString("\n\n")
+	if len(r.Findings) > 0 {
+		b.WriteString("| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
+		for i, f := range r.Findings {
+			if i == summaryRows {
+				fmt.Fprintf(&b, "\n… and %d more findings: see the job log.\n", len(r.Findings)-summaryRows)
+				break
+			}
+			rule := f.ID + " " + f.Slug
+			if f.DocsURL != "" {
+				rule = fmt.Sprintf("[%s](%s) %s", f.ID, f.DocsURL, f.Slug)
+			}
+			fmt.Fprintf(&b, "| %s | %s | `%s:%d` | %s |\n", f.Severity, rule, cell(f.File), f.Line, cell(f.Message))
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Errors) > 0 {
+		b.WriteString("| Load error | Message |\n|---|---|\n")
+		for _, e := range r.Errors {
+			loc := e.File
+			if e.Line > 0 {
+				loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s |\n", cell(loc), cell(e.Message))
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
+}

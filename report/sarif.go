@@ -1,0 +1,273 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/), the shape
+// GitHub code scanning reads. Only the properties kafkalint fills are
+// declared; a test validates the output against the official schema.
+
+const (
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion = "2.1.0"
+	// InformationURI is kafkalint's home page.
+	InformationURI = "https://github.com/kafkalint/kafkalint"
+	// FingerprintKey names kafkalint's entry in SARIF partialFingerprints.
+	FingerprintKey = "kafkalint/v1"
+	srcRoot        = "%SRCROOT%"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	ColumnKind  string            `json:"columnKind"`
+	Results     []sarifResult     `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name            string      `json:"name"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri,omitempty"`
+	DefaultConfiguration sarifRuleConf  `json:"defaultConfiguration"`
+	Properties           map[string]any `json:"properties"`
+}
+
+type sarifRuleConf struct {
+	Level   string `json:"level"`
+	Enabled *bool  `json:"enabled,omitempty"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          map[string]string  `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               *int                  `json:"id,omitempty"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification,omitempty"`
+}
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(severity string) string {
+	switch severity {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
+
+// WriteSARIF writes one SARIF run: every rule in r.Rules (plus any rule a
+// finding names that is not listed), every finding, and the suppressed
+// findings with a `suppressions` entry so code scanning shows them as
+// dismissed rather than fixed. Load errors become tool execution
+// notifications.
+func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
+	driver := sarifDriver{Name: "kafkalint", Version: toolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
+	if m := semverRE.FindStringSubmatch(toolVersion); m != nil {
+		driver.SemanticVersion = m[1]
+	}
+	index := map[string]int{}
+	addRule := func(rule Rule) {
+		if _, ok := index[rule.ID]; ok {
+			return
+		}
+		index[rule.ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
+	}
+	for _, rule := range r.Rules {
+		addRule(rule)
+	}
+	all := append(slices.Clone(r.Findings), r.Suppressed...)
+	slices.SortFunc(all, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+	})
+	results := []sarifResult{}
+	for _, f := range all {
+		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL})
+		results = append(results, sarifResultOf(f, index[f.ID]))
+	}
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
+	for _, e := range r.Errors {
+		n := sarifNotification{Level: "error", Message: sarifText{Text: e.Message}}
+		n.Locations = []sarifLocation{{PhysicalLocation: physical(e.File, e.Line, 0)}}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
+	}
+	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{{
+		Tool: sarifTool{Driver: driver}, Invocations: []sarifInvocation{inv}, ColumnKind: "unicodeCodePoints", Results: results,
+	}}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}
+
+func sarifRuleOf(rule Rule) sarifRule {
+	title := cmp.Or(rule.Title, rule.Slug, rule.ID)
+	desc := cmp.Or(rule.Description, title)
+	help := rule.Help
+	if help == "" {
+		help = desc
+		if rule.DocsURL != "" {
+			help += "\n\nDocs: " + rule.DocsURL
+		}
+	}
+	tags := []string{"kafka"}
+	if rule.Category != "" {
+		tags = append(tags, rule.Category)
+	}
+	props := map[string]any{"tags": tags}
+	if rule.Scope != "" {
+		props["scope"] = rule.Scope
+	}
+	if rule.Category == "security" {
+		// GitHub reads security-severity only on rules tagged security
+		// (the category tag above).
+		props["security-severity"] = map[string]string{Error: "8.0", Warning: "5.0", Info: "2.0"}[rule.Severity]
+	}
+	conf := sarifRuleConf{Level: sarifLevel(rule.Severity)}
+	if rule.Disabled {
+		off := false
+		conf.Enabled = &off
+	}
+	return sarifRule{
+		ID: rule.ID, Name: cmp.Or(rule.Slug, rule.ID),
+		ShortDescription: sarifText{Text: title}, FullDescription: sarifText{Text: desc},
+		Help: sarifText{Text: help, Markdown: rule.Help}, HelpURI: rule.DocsURL,
+		DefaultConfiguration: conf, Properties: props,
+	}
+}
+
+func sarifResultOf(f Finding, ruleIndex int) sarifResult {
+	res := sarifResult{
+		RuleID: f.ID, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
+		Message:             sarifText{Text: f.Message},
+		Locations:           []sarifLocation{{PhysicalLocation: physical(f.File, f.Line, f.Column)}},
+		PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
+		Properties:          map[string]string{},
+	}
+	if len(f.Related) > 0 {
+		// GitHub shows related locations through embedded links in the
+		// message; literal brackets must then be escaped (SARIF §3.11.6).
+		esc := strings.NewReplacer(`[`, `\[`, `]`, `\]`)
+		text := esc.Replace(f.Message)
+		var links []string
+		for i, rel := range f.Related {
+			id := i + 1
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: physical(rel.File, rel.Line, rel.Column)})
+			links = append(links, "["+esc.Replace(rel.File)+":"+strconv.Itoa(rel.Line)+"]("+strconv.Itoa(id)+")")
+		}
+		res.Message.Text = text + " (related: " + strings.Join(links, ", ") + ")"
+	}
+	if s := f.Suppression; s != nil {
+		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
+	}
+	for k, v := range map[string]string{"environment": f.Environment, "cluster": f.Cluster, "key": f.Key, "slug": f.Slug} {
+		if v != "" {
+			res.Properties[k] = v
+		}
+	}
+	return res
+}
+
+// physical is a file position; the region is left out when the line is
+// unknown (0).
+func physical(file string, line, column int) sarifPhysicalLocation {
+	loc := sarifPhysicalLocation{ArtifactLocation: artifact(file)}
+	if line > 0 {
+		loc.Region = &sarifRegion{StartLine: line, StartColumn: column}
+	}
+	return loc
+}
+
+// artifact turns a display path into a SARIF URI: relative paths (the
+// usual case: run from the repository root) are relative to %SRCROOT%,
+// absolute ones become file URIs.
+func artifact(file string) sarifArtifact {
+	switch {
+	case strings.HasPrefix(file, "/"):
+		return sarifArtifact{URI: "file://" + (&url.URL{Path: file}).EscapedPath()}
+	case len(file) > 2 && file[1] == ':' && file[2] == '/': // C:/...
+		return sarifArtifact{URI: "file:///" + (&url.URL{Path: file}).EscapedPath()}
+	}
+	// String, unlike EscapedPath, writes "./a:b" for a first segment with
+	// a colon, which would otherwise read as a URI scheme.
+	return sarifArtifact{URI: (&url.URL{Path: file}).String(), URIBaseID: srcRoot}
+}
