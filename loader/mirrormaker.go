@@ -197,7 +197,7 @@ func buildMirror(mm *MirrorMaker, r *Doc) {
 	}
 	top := map[string]*Setting{}
 	for k, s := range mm.Settings {
-		if _, _, _, isFlow := splitFlowKey(k); !isFlow && !aliasPrefixed(k, aliases) {
+		if _, _, _, isFlow := splitFlowKey(k); !isFlow && !aliasPrefixed(k, aliases) && k != "clusters" {
 			top[k] = s
 		}
 	}
