@@ -48,6 +48,21 @@ report contains result.fail({"key": key, "location": l.location}, message) if {
 	)
 }
 
+# A managed cluster (MSK) has no listeners in its configuration: its
+# encryption_info.encryption_in_transit.client_broker says what clients may
+# use. PLAINTEXT allows only plain text; TLS_PLAINTEXT allows both, so a
+# client can still connect in clear text. Absent means MSK's default, TLS.
+report contains result.fail(setting, message) if {
+	some node in input.nodes
+	some key, setting in node.platform
+	endswith(key, "client_broker")
+	setting.value in {"PLAINTEXT", "TLS_PLAINTEXT"}
+	message := sprintf(
+		"%s = %q lets clients connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted; set it to TLS",
+		[key, setting.value],
+	)
+}
+
 _exposure("PLAINTEXT") := "clients connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text"
 
 _exposure("SASL_PLAINTEXT") := "clients authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text"

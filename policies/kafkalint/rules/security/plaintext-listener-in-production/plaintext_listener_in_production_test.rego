@@ -67,3 +67,18 @@ test_success_loopback_listener if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+_msk(value, line) := object.union(t.node("main.tf", ["broker"], []), {"platform": {"encryption_info.encryption_in_transit.client_broker": t.setting("main.tf", "encryption_info.encryption_in_transit.client_broker", value, line)}})
+
+test_fail_msk_client_broker_plaintext if {
+	rule.report == {t.finding("main.tf", 12, "encryption_info.encryption_in_transit.client_broker", "encryption_info.encryption_in_transit.client_broker = \"TLS_PLAINTEXT\" lets clients connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted; set it to TLS")} with input as t.cluster([_msk("TLS_PLAINTEXT", 12)], [])
+}
+
+test_success_msk_client_broker_tls if {
+	count(rule.report) == 0 with input as t.cluster([_msk("TLS", 12)], [])
+}
+
+test_success_msk_client_broker_unknown if {
+	node := object.union(t.node("main.tf", ["broker"], []), {"platform": {"encryption_info.encryption_in_transit.client_broker": t.unknown_setting("main.tf", "encryption_info.encryption_in_transit.client_broker", "${var.client_broker}", 12)}})
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
