@@ -443,6 +443,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		slices.Sort(c.GroupedBy)
 		c.GroupedBy = slices.Compact(c.GroupedBy)
 		setVersion(c, recs, members, opts)
+		c.KafkaRelease = release(c.KafkaVersion)
 		for _, i := range members {
 			addRecord(c, recs[i], opts)
 		}
@@ -521,6 +522,15 @@ func newCluster(opts Options) *Cluster {
 		c.KafkaVersion, c.KafkaVersionSource = opts.KafkaVersion, "flag"
 	}
 	return c
+}
+
+// release parses "X.Y" into [X, Y].
+func release(version string) []int {
+	out := []int{0, 0}
+	for i, p := range strings.SplitN(catalog.MajorMinor(version), ".", 2) {
+		out[i], _ = strconv.Atoi(p)
+	}
+	return out
 }
 
 // setVersion takes the Kafka version a source states (Strimzi

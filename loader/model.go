@@ -225,6 +225,9 @@ type Cluster struct {
 	Name               string `json:"name"`
 	KafkaVersion       string `json:"kafka_version"`
 	KafkaVersionSource string `json:"kafka_version_source"` // config | flag | default
+	// KafkaRelease is KafkaVersion as numbers [major, minor], so policies
+	// compare releases without parsing text (arrays compare element-wise).
+	KafkaRelease []int `json:"kafka_release"`
 	// KafkaVersionLoc is where a source states the version (source "config").
 	KafkaVersionLoc *Location `json:"kafka_version_location,omitempty"`
 	// BrokerCount and ControllerCount are known only when a source states

@@ -96,6 +96,7 @@ source_file(path, kind) := {
 cluster(nodes, clients) := {
 	"name": "test",
 	"kafka_version": "4.3",
+	"kafka_release": [4, 3],
 	"kafka_version_source": "default",
 	"grouped_by": [],
 	"files": array.concat(
@@ -337,7 +338,10 @@ topic(file, name, line, rf, rf_line) := {
 }
 
 # at_version sets a cluster's target Kafka version.
-at_version(c, version) := object.union(c, {"kafka_version": version})
+at_version(c, version) := object.union(c, {
+	"kafka_version": version,
+	"kafka_release": [to_number(p) | some p in array.slice(split(version, "."), 0, 2)],
+})
 
 # --- Topics and known cluster sizes ---------------------------------------------
 

@@ -21,6 +21,7 @@
 package kafkalint.rules.durability["producer-idempotence-conflict"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.version
 
 # Producer files, and generic client files that may hold producer keys.
 _producer_kinds := {"producer", "client"}
@@ -99,32 +100,13 @@ _idempotence_on(client) := "enable.idempotence=true" if _idempotence_explicitly(
 
 _idempotence_on(client) := sprintf("idempotence on by default (enable.idempotence is not set, target Kafka %s)", [input.kafka_version]) if {
 	not _explicit(client, "enable.idempotence")
-	_version_at_least(input.kafka_version, 4, 0)
+	version.at_least(4, 0)
 }
 
 _in_flight_error(value) := sprintf("To use the idempotent producer, max.in.flight.requests.per.connection must be set to at most 5. Current value is %v.", [value]) if {
-	_version_at_least(input.kafka_version, 4, 0)
+	version.at_least(4, 0)
 }
 
 _in_flight_error(_) := "Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer." if {
-	not _version_at_least(input.kafka_version, 4, 0)
+	not version.at_least(4, 0)
 }
-
-# _version_at_least compares the major.minor of a version such as "3.9" or
-# "4.0.1" numerically.
-_version_at_least(version, major, _) if _major_minor(version)[0] > major
-
-_version_at_least(version, major, minor) if {
-	parts := _major_minor(version)
-	parts[0] == major
-	parts[1] >= minor
-}
-
-_major_minor(version) := [to_number(parts[0]), _minor(parts)] if {
-	regex.match(`^[0-9]+(\.[0-9]+){0,2}$`, version)
-	parts := split(version, ".")
-}
-
-_minor(parts) := to_number(parts[1]) if count(parts) > 1
-
-_minor(parts) := 0 if count(parts) == 1

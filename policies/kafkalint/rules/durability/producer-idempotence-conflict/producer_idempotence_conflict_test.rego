@@ -20,7 +20,7 @@ _in_flight_message_4x(idempotence) := sprintf(
 _transactional_message := "transactional.id=orders-tx with enable.idempotence=false: the producer fails at startup with \"Cannot set a transactional.id without also enabling idempotence.\"; transactions need idempotence, so remove enable.idempotence=false (or remove transactional.id if the producer is not transactional)"
 
 # _cluster is a cluster of clients targeting version.
-_cluster(version, clients) := object.union(t.cluster([], clients), {"kafka_version": version})
+_cluster(version, clients) := t.at_version(t.cluster([], clients), version)
 
 # _with_unknown adds a ${provider:...} placeholder setting to a client.
 _with_unknown(client, key, line) := object.union(
@@ -157,16 +157,4 @@ test_success_unknown_transactional_id if {
 test_success_empty_transactional_id if {
 	c := t.client("producer.properties", "producer", [["enable.idempotence", false, 1], ["transactional.id", "", 2]])
 	count(rule.report) == 0 with input as t.cluster([], [c])
-}
-
-test_version_at_least if {
-	rule._version_at_least("4.0", 4, 0)
-	rule._version_at_least("4.3", 4, 0)
-	rule._version_at_least("4.0.1", 4, 0)
-	rule._version_at_least("10.0", 4, 0)
-	rule._version_at_least("4", 4, 0)
-	not rule._version_at_least("3.9", 4, 0)
-	not rule._version_at_least("3.10", 4, 0)
-	not rule._version_at_least("2.8.2", 4, 0)
-	not rule._version_at_least("latest", 4, 0)
 }

@@ -48,6 +48,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.version
 
 # Scope (kafka-config-facts §6 items 1-11 and 16-18, one finding per
 # distinct cause). Covered by other rules and never reported here: a
@@ -64,7 +65,7 @@ import data.kafkalint.lib.result
 # --- process.roles (§1.1) -------------------------------------------------------
 
 report contains result.missing(node, "process.roles", _roles_missing(node)) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	_full_file(node, "process.roles")
 	not node.settings["process.roles"]
@@ -81,7 +82,7 @@ _roles_missing(node) := sprintf(
 )
 
 report contains result.fail(roles, message) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	roles := node.settings["process.roles"]
 	_explicit_value(roles)
@@ -94,14 +95,14 @@ _roles_empty(roles) := sprintf(
 	"process.roles=%s is empty: Kafka %s refuses to start (\"Configuration 'process.roles' must not be empty\"); set process.roles=broker or process.roles=controller",
 	[trim_space(roles.raw), input.kafka_version],
 ) if {
-	_at_least(4, 2)
+	version.at_least(4, 2)
 } else := sprintf(
 	"process.roles=%s is empty: Kafka %s parses it, but kafka-storage format refuses the node (\"... appears to be for a legacy cluster. Formatting is only supported for clusters in KRaft mode.\"), so it can never start; set process.roles=broker or process.roles=controller",
 	[trim_space(roles.raw), input.kafka_version],
 )
 
 report contains result.fail(roles, message) if {
-	not _at_least(4, 2)
+	not version.at_least(4, 2)
 	some node in input.nodes
 	node.mode == "kraft"
 	roles := node.settings["process.roles"]
@@ -117,7 +118,7 @@ report contains result.fail(roles, message) if {
 # --- ZooKeeper mode before 4.0 (§1.8) -------------------------------------------
 
 report contains result.missing(node, "zookeeper.connect", message) if {
-	not _at_least(4, 0)
+	not version.at_least(4, 0)
 	some node in input.nodes
 	node.mode == "zookeeper"
 	_full_file(node, "zookeeper.connect")
@@ -132,7 +133,7 @@ report contains result.missing(node, "zookeeper.connect", message) if {
 # --- node.id and broker.id (§1.1) -----------------------------------------------
 
 report contains result.missing(node, "node.id", message) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	_full_file(node, "node.id")
 	_full_file(node, "broker.id")
@@ -147,7 +148,7 @@ report contains result.missing(node, "node.id", message) if {
 # On 4.x broker.id alone is copied into node.id, whose validator then
 # rejects a negative value (an explicit negative node.id is KFK9005's).
 report contains result.fail(broker_id, message) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	not _explicit(node, "node.id")
 	broker_id := node.settings["broker.id"]
@@ -160,7 +161,7 @@ report contains result.fail(broker_id, message) if {
 }
 
 report contains result.missing(node, "node.id", message) if {
-	not _at_least(4, 0)
+	not version.at_least(4, 0)
 	some node in input.nodes
 	node.mode == "kraft"
 	_full_file(node, "node.id")
@@ -174,7 +175,7 @@ report contains result.missing(node, "node.id", message) if {
 }
 
 report contains result.fail(id, message) if {
-	not _at_least(4, 0)
+	not version.at_least(4, 0)
 	some node in input.nodes
 	node.mode == "kraft"
 	id := _id_setting(node)
@@ -209,7 +210,7 @@ report contains result.fail_related(node_id, message, [broker_id.location]) if {
 # --- authorizer (§1.9, §6 item 12) ----------------------------------------------
 
 report contains result.fail(authorizer, message) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	authorizer := node.settings["authorizer.class.name"]
 	_explicit_value(authorizer)
@@ -348,7 +349,7 @@ report contains result.fail(node.settings.listeners, message) if {
 }
 
 report contains result.fail(ibl, message) if {
-	_at_least(4, 0)
+	version.at_least(4, 0)
 	some node in input.nodes
 	_controller_only(node)
 	_all_settled(node, ["inter.broker.listener.name", "controller.listener.names"])
@@ -579,9 +580,9 @@ _log_dirs_setting(node) := node.settings["log.dir"] if {
 	_explicit(node, "log.dir")
 }
 
-_log_dirs_error := "an empty list is rejected when the configuration is parsed" if _at_least(4, 2)
+_log_dirs_error := "an empty list is rejected when the configuration is parsed" if version.at_least(4, 2)
 
-_log_dirs_error := "\"At least one log directory must be defined via log.dirs or log.dir.\"" if not _at_least(4, 2)
+_log_dirs_error := "\"At least one log directory must be defined via log.dirs or log.dir.\"" if not version.at_least(4, 2)
 
 # --- producer delivery timeout (§2.2, §6 item 18) -------------------------------
 
@@ -604,15 +605,6 @@ report contains result.fail(delivery, message) if {
 # --- helpers ----------------------------------------------------------------------
 
 _protocols := {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
-
-_version := [to_number(p) | some p in array.slice(split(input.kafka_version, "."), 0, 2)]
-
-_at_least(major, _) if _version[0] > major
-
-_at_least(major, minor) if {
-	_version[0] == major
-	_version[1] >= minor
-}
 
 _explicit(unit, key) if unit.settings[key].source == "explicit"
 

@@ -20,6 +20,7 @@
 package kafkalint.rules.mirrormaker["mirrormaker-alias-without-bootstrap-servers"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.version
 
 # Aliases that only flow keys name are KFK7001's. A placeholder
 # bootstrap.servers counts as set.
@@ -36,18 +37,7 @@ report contains result.fail(mm.settings.clusters, message) if {
 }
 
 _consequence := "up to Kafka 4.1 MirrorMaker 2 then connects to localhost:9092 (the worker default), so it replicates from or into whatever runs on its own host, or fails to connect, and a failover target fed that way holds the wrong data or none" if {
-	not _at_least_4_2
+	not version.at_least(4, 2)
 }
 
-_consequence := sprintf("Kafka %s requires it (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with that cluster", [input.kafka_version]) if _at_least_4_2
-
-_at_least_4_2 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) > 4
-}
-
-_at_least_4_2 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) == 4
-	to_number(parts[1]) >= 2
-}
+_consequence := sprintf("Kafka %s requires it (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with that cluster", [input.kafka_version]) if version.at_least(4, 2)

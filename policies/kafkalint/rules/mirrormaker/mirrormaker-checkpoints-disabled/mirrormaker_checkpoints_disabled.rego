@@ -23,12 +23,13 @@
 package kafkalint.rules.mirrormaker["mirrormaker-checkpoints-disabled"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.version
 
 # Kafka 3.9+ only (before, the connector just emits nothing: see
 # KFK7005 for group offset sync). One finding per setting, naming every
 # enabled flow that uses it; a placeholder has no value.
 report contains result.fail(s, message) if {
-	_at_least_3_9
+	version.at_least(3, 9)
 	some mm in input.mirror_makers
 	some key in ["emit.checkpoints.enabled", "emit.offset-syncs.enabled"]
 	some s in {f.settings[key] | some f in mm.flows; f.enabled}
@@ -50,14 +51,3 @@ _sync_note(mm) := "; sync.group.offsets.enabled=true does nothing without it" if
 	f.enabled
 	f.settings["sync.group.offsets.enabled"].value == true
 } else := ""
-
-_at_least_3_9 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) > 3
-}
-
-_at_least_3_9 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) == 3
-	to_number(parts[1]) >= 9
-}

@@ -21,6 +21,7 @@
 package kafkalint.rules.mirrormaker["mirrormaker-group-offset-sync-ineffective"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.version
 
 # From 3.9 checkpoints off is KFK7004's error (the connector is rejected),
 # so only older versions report it here. An absent groups means ".*".
@@ -49,7 +50,7 @@ report contains result.fail(s, message) if {
 _reasons(f) := {r | some r, _ in _text; _applies(f, r)}
 
 _applies(f, "checkpoints") if {
-	not _at_least_3_9
+	not version.at_least(3, 9)
 	f.settings["emit.checkpoints.enabled"].value == false
 }
 
@@ -66,15 +67,4 @@ _text := {
 _fix := {
 	"checkpoints": "remove emit.checkpoints.enabled=false (the default is true)",
 	"groups": "list the consumer groups to replicate in groups (the default .* selects all but the excluded ones)",
-}
-
-_at_least_3_9 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) > 3
-}
-
-_at_least_3_9 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) == 3
-	to_number(parts[1]) >= 9
 }
