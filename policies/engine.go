@@ -259,7 +259,7 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 
 // UnknownEnvironmentHint ends the message of a production-only finding in a
 // file whose environment is unknown.
-const UnknownEnvironmentHint = " [environment unknown, treated as production: pass --env or put the file under a path segment such as prod/, staging/ or dev/]"
+const UnknownEnvironmentHint = " [environment unknown, treated as production: pass --env, map paths under environments: in .kafkalint.yaml, or put the file under a path segment such as prod/, staging/ or dev/]"
 
 func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) (report.Finding, bool) {
 	if env == "" {
