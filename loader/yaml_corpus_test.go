@@ -13,22 +13,17 @@ func TestCorpusYAML(t *testing.T) {
 	root := corpusDir(t)
 	// Files the loader does not read, and why.
 	notRead := map[string]string{
-		"strimzi/dalelane__eventstreams-mirrormaker2-demos__01-aggregate-central__templates__mm2.yaml":                                    "IBM Event Streams MirrorMaker 2 resource",
-		"strimzi/strimzi__strimzi-kafka-operator__packaging__examples__mirror-maker__kafka-mirror-maker-2-custom-replication-policy.yaml": "KafkaMirrorMaker2 only",
-		"strimzi/strimzi__strimzi-kafka-operator__packaging__examples__mirror-maker__kafka-mirror-maker-2-sync-groups.yaml":               "KafkaMirrorMaker2 only",
-		"strimzi/strimzi__strimzi-kafka-operator__packaging__examples__mirror-maker__kafka-mirror-maker-2.yaml":                           "KafkaMirrorMaker2 only",
-		"strimzi/strimzi__strimzi-kafka-operator__packaging__examples__mirror-maker__kafka-mirror-maker-2__v0.45.0.yaml":                  "KafkaMirrorMaker2 only",
-		"helm-values/confluentinc__cp-helm-charts__charts__cp-kafka__values.yaml":                                                         "not the Bitnami chart",
-		"helm-values/confluentinc__cp-helm-charts__charts__cp-zookeeper__values.yaml":                                                     "not the Bitnami chart",
-		"helm-values/confluentinc__cp-helm-charts__values.yaml":                                                                           "not the Bitnami chart",
-		"helm-values/helm__charts__incubator__kafka__values__chart-0.21.5.yaml":                                                           "not the Bitnami chart",
-		"helm-values/helm__charts__incubator__kafka__values__v2017-07.yaml":                                                               "not the Bitnami chart",
-		"helm-values/strimzi__strimzi-kafka-operator__packaging__helm-charts__helm3__strimzi-kafka-operator__values.yaml":                 "operator chart, no Kafka cluster",
-		"helm-values/mojaloop__iac-aws-platform__terraform__k8s-apps-setup__state-setup__templates__values-kafka.yaml.tpl":                "a .tpl template, not a YAML file",
-		"docker-compose/IBM__sarama__docker-compose.yml":                                                                                  "custom image sarama/fv-kafka",
-		"docker-compose/confluentinc__examples__multiregion__docker-compose.yml":                                                          "custom image localbuild/cp-server-tc",
-		"docker-compose/debezium__debezium-examples__tutorial__docker-compose-kafka-cluster.yaml":                                         "quay.io/debezium/kafka maps its environment differently",
-		"docker-compose/debezium__debezium-examples__tutorial__docker-compose-mysql.yaml":                                                 "quay.io/debezium/kafka maps its environment differently",
+		"helm-values/confluentinc__cp-helm-charts__charts__cp-kafka__values.yaml":                                          "not the Bitnami chart",
+		"helm-values/confluentinc__cp-helm-charts__charts__cp-zookeeper__values.yaml":                                      "not the Bitnami chart",
+		"helm-values/confluentinc__cp-helm-charts__values.yaml":                                                            "not the Bitnami chart",
+		"helm-values/helm__charts__incubator__kafka__values__chart-0.21.5.yaml":                                            "not the Bitnami chart",
+		"helm-values/helm__charts__incubator__kafka__values__v2017-07.yaml":                                                "not the Bitnami chart",
+		"helm-values/strimzi__strimzi-kafka-operator__packaging__helm-charts__helm3__strimzi-kafka-operator__values.yaml":  "operator chart, no Kafka cluster",
+		"helm-values/mojaloop__iac-aws-platform__terraform__k8s-apps-setup__state-setup__templates__values-kafka.yaml.tpl": "a .tpl template, not a YAML file",
+		"docker-compose/IBM__sarama__docker-compose.yml":                                                                   "custom image sarama/fv-kafka",
+		"docker-compose/confluentinc__examples__multiregion__docker-compose.yml":                                           "custom image localbuild/cp-server-tc",
+		"docker-compose/debezium__debezium-examples__tutorial__docker-compose-kafka-cluster.yaml":                          "quay.io/debezium/kafka maps its environment differently",
+		"docker-compose/debezium__debezium-examples__tutorial__docker-compose-mysql.yaml":                                  "quay.io/debezium/kafka maps its environment differently",
 	}
 	wantFormat := map[string]string{"strimzi": "strimzi", "helm-values": "helm", "docker-compose": "compose"}
 	for folder, format := range wantFormat {

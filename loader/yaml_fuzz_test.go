@@ -26,6 +26,8 @@ func FuzzYAMLModel(f *testing.F) {
 		"x: &a {KAFKA_X: 1}\nservices: {k: {image: '${I}', environment: {<<: *a, KAFKA_NODE_ID: 2}}}\n",
 		"apiVersion: kafka.strimzi.io/v1\nkind: KafkaNodePool\nmetadata: {name: p, labels: {strimzi.io/cluster: c}}\nspec: {replicas: 1, roles: [controller, broker]}\n---\napiVersion: kafka.strimzi.io/v1\nkind: Kafka\nmetadata: {name: c}\nspec: {kafka: {config: {listeners: x}}}\n",
 		"apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaTopic\nmetadata: {name: t}\nspec: {replicas: x, partitions: -1}\n",
+		"apiVersion: kafka.strimzi.io/v1\nkind: KafkaMirrorMaker2\nmetadata: {name: m}\nspec:\n  target: {alias: t, config: &c {replication.factor: 1}}\n  mirrors: [{source: {alias: s, config: *c}, sourceConnector: {config: {<<: *c, groups: ''}}, checkpointConnector: [], topicsPattern: ~}]\n",
+		"apiVersion: eventstreams.ibm.com/v1beta2\nkind: KafkaMirrorMaker2\nmetadata: {name: m}\nspec: {connectCluster: a, clusters: [{alias: a}, x], mirrors: [{sourceCluster: a, targetCluster: a, heartbeatConnector: {config: {a: {b: c}}}}]}\n",
 		"controller:\n  controllerOnly: false\nconfig: |\n  a=1\n  b\\\n   =2\n",
 		"replicaCount: 1\nkraft: {enabled: true}\noffsetsTopicReplicationFactor: _1\n",
 		"services:\r  k:\r    image: apache/kafka\r    environment: {KAFKA_NODE_ID: 1}\r",

@@ -46,7 +46,21 @@ type yamlCluster struct {
 	Files           []string        `json:"files"`
 	Nodes           []yamlNode      `json:"nodes"`
 	Topics          []yamlTopic     `json:"topics,omitempty"`
+	MirrorMakers    []yamlMirror    `json:"mirror_makers,omitempty"`
 	Duplicates      []yamlDuplicate `json:"duplicates,omitempty"`
+}
+
+// yamlMirror is a MirrorMaker 2 configuration: its aliases as "name
+// (declared) bootstrap @line:col" and flows as "source->target enabled
+// @line:col".
+type yamlMirror struct {
+	File        string            `json:"file"`
+	Environment string            `json:"environment"`
+	Location    string            `json:"location"`
+	Clusters    []string          `json:"clusters"`
+	Aliases     []string          `json:"aliases"`
+	Flows       []string          `json:"flows"`
+	Settings    map[string]string `json:"settings"`
 }
 
 type yamlNode struct {
@@ -144,6 +158,28 @@ func modelOf(res *Result) yamlModel {
 				yt.Partitions = settingText(t.Partitions)
 			}
 			yc.Topics = append(yc.Topics, yt)
+		}
+		for _, mm := range c.MirrorMakers {
+			ym := yamlMirror{File: mm.File, Environment: mm.Environment, Location: loc(mm.Loc), Clusters: mm.Clusters,
+				Aliases: []string{}, Flows: []string{}, Settings: explicitSettings(mm.Settings)}
+			for _, a := range mm.Aliases {
+				t := a.Name
+				if a.Declared {
+					t += " (declared)"
+				}
+				if a.BootstrapServers != nil {
+					t += " " + a.BootstrapServers.Raw
+				}
+				ym.Aliases = append(ym.Aliases, t+" @"+itoa(a.Loc.Line)+":"+itoa(a.Loc.Column))
+			}
+			for _, f := range mm.Flows {
+				state := "disabled"
+				if f.Enabled {
+					state = "enabled"
+				}
+				ym.Flows = append(ym.Flows, f.Source+"->"+f.Target+" "+state+" @"+itoa(f.Loc.Line)+":"+itoa(f.Loc.Column))
+			}
+			yc.MirrorMakers = append(yc.MirrorMakers, ym)
 		}
 		slices.SortFunc(yc.Nodes, func(a, b yamlNode) int { return strings.Compare(a.Location, b.Location) })
 		m.Clusters = append(m.Clusters, yc)

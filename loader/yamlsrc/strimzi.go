@@ -72,7 +72,8 @@ type resource struct {
 	cluster   string // strimzi.io/cluster label (pools, topics)
 }
 
-// IsStrimzi reports a file holding a Kafka, KafkaNodePool or KafkaTopic.
+// IsStrimzi reports a file holding a Kafka, KafkaNodePool, KafkaTopic or
+// KafkaMirrorMaker2.
 func IsStrimzi(f *File) bool {
 	for _, d := range f.Docs {
 		if r, ok := strimziResource(f, d); ok && r.kind != "" {
@@ -82,16 +83,19 @@ func IsStrimzi(f *File) bool {
 	return false
 }
 
+// strimziResource reads a resource of the Strimzi API group, or IBM Event
+// Streams' KafkaMirrorMaker2 (the same resource in its own group); kind is
+// empty for kinds that are not read.
 func strimziResource(f *File, d *yaml.Node) (resource, bool) {
-	api := str(d, "apiVersion")
-	if !strings.HasPrefix(api, strimziGroup) {
+	api, kind := str(d, "apiVersion"), str(d, "kind")
+	if !strings.HasPrefix(api, strimziGroup) && !(strings.HasPrefix(api, eventStreamsGroup) && kind == "KafkaMirrorMaker2") {
 		return resource{}, false
 	}
 	r := resource{file: f, doc: d, api: api, name: str(d, "metadata", "name"), namespace: str(d, "metadata", "namespace"),
 		cluster: str(d, "metadata", "labels", "strimzi.io/cluster")}
-	switch k := str(d, "kind"); k {
-	case "Kafka", "KafkaNodePool", "KafkaTopic":
-		r.kind = k
+	switch kind {
+	case "Kafka", "KafkaNodePool", "KafkaTopic", "KafkaMirrorMaker2":
+		r.kind = kind
 	}
 	return r, true
 }
@@ -101,8 +105,9 @@ func strimziResource(f *File, d *yaml.Node) (resource, bool) {
 // the same namespace and file; pools and topics whose Kafka resource is in
 // another file form a group per directory, so that a cluster split over
 // files still has its node counts (but not the Kafka resource's config).
+// A KafkaMirrorMaker2 is a MirrorMaker 2 unit of its own.
 func Strimzi(files []*File) []Unit {
-	var kafkas, pools, topics []resource
+	var kafkas, pools, topics, mirrors []resource
 	for _, f := range files {
 		for _, d := range f.Docs {
 			r, ok := strimziResource(f, d)
@@ -116,6 +121,8 @@ func Strimzi(files []*File) []Unit {
 				pools = append(pools, r)
 			case "KafkaTopic":
 				topics = append(topics, r)
+			case "KafkaMirrorMaker2":
+				mirrors = append(mirrors, r)
 			}
 		}
 	}
@@ -147,6 +154,9 @@ func Strimzi(files []*File) []Unit {
 			k = &kafkas[i]
 		}
 		units = append(units, strimziTopicUnit(t, k))
+	}
+	for _, m := range mirrors {
+		units = append(units, strimziMirrorMakerUnit(m))
 	}
 	return units
 }

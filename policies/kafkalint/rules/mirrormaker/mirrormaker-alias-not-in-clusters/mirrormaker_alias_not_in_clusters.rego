@@ -31,12 +31,24 @@ report contains result.fail(_anchor(flow), message) if {
 	missing := [a | some a in [flow.source, flow.target]; not a in declared]
 	count(missing) > 0
 	message := sprintf(
-		"flow %s->%s names %s, which clusters=%s does not list: MirrorMaker 2 only runs flows between the aliases in clusters and ignores every %s->%s.* key without a warning, so nothing is replicated from %s to %s and a failover to %s would find none of its data; add %s to clusters with its bootstrap.servers, or fix the alias",
+		"flow %s->%s names %s, which clusters=%s does not list: %s, so nothing is replicated from %s to %s and a failover to %s would find none of its data; add %s to clusters with its bootstrap.servers, or fix the alias",
 		[
-			flow.source, flow.target, concat(" and ", missing), _clusters(mm), flow.source, flow.target,
+			flow.source, flow.target, concat(" and ", missing), _clusters(mm), _effect(mm, flow),
 			flow.source, flow.target, flow.target, concat(" and ", missing),
 		],
 	)
+}
+
+_effect(mm, _) := "the Strimzi operator rejects a KafkaMirrorMaker2 whose mirrors name an undeclared cluster alias" if _strimzi(mm)
+
+_effect(mm, flow) := sprintf("MirrorMaker 2 only runs flows between the aliases in clusters and ignores every %s->%s.* key without a warning", [flow.source, flow.target]) if {
+	not _strimzi(mm)
+}
+
+_strimzi(mm) if {
+	some f in input.files
+	f.path == mm.file
+	f.format == "strimzi"
 }
 
 _anchor(flow) := flow.enabled_setting if flow.enabled_setting

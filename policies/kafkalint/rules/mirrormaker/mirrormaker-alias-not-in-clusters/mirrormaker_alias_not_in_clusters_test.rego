@@ -37,3 +37,11 @@ test_success_unknown_clusters_placeholder if {
 	mm := t.with_setting(t.mirror_maker(_f, [t.mirror_alias(_f, "primary", false, 0), t.mirror_alias(_f, "bakup", false, 0)], [flow], []), t.unknown_setting(_f, "clusters", "${env:CLUSTERS}", 1))
 	count(rule.report) == 0 with input as t.mirror_cluster([mm])
 }
+
+test_fail_strimzi_resource_is_rejected_by_the_operator if {
+	mm := t.mirror_maker(_f, [t.mirror_alias(_f, "A", true, 1)], [t.mirror_flow(_f, "A", "C", true, 3, {})], [["clusters", "A", 1]])
+	c := t.mirror_cluster([mm])
+	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
+	some f in rule.report with input as strimzi
+	contains(f.message, "the Strimzi operator rejects")
+}

@@ -33,17 +33,24 @@ report contains result.fail(s, message) if {
 	some interval_key, feature_key in _features
 	some s in {f.settings[interval_key] | some f in mm.flows; _active(f, feature_key)}
 	is_number(s.value)
-	s.value > 60
+	s.value > _max[interval_key]
 	flows := sort({sprintf("%s->%s", [f.source, f.target]) | some f in mm.flows; _active(f, feature_key); f.settings[interval_key] == s})
 	message := sprintf(
-		"%s=%d on flow %s: %s only every %s, so consumers that fail over resume at a position up to %s old and re-process that much data (offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO); keep it at 60 seconds or less",
-		[s.key, s.value, concat(", ", flows), _what[interval_key], _duration(s.value), _duration(s.value)],
+		"%s=%d on flow %s: %s only every %s, so consumers that fail over resume at a position up to %s old and re-process that much data (offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO); keep it at %d seconds or less",
+		[s.key, s.value, concat(", ", flows), _what[interval_key], _duration(s.value), _duration(s.value), _max[interval_key]],
 	)
 }
 
 _features := {
 	"emit.checkpoints.interval.seconds": "emit.checkpoints.enabled",
 	"sync.group.offsets.interval.seconds": "sync.group.offsets.enabled",
+}
+
+# _max are the longest intervals allowed: Kafka's default of 60 seconds
+# unless a --data file sets the mirrormaker parameters.
+_max := {
+	"emit.checkpoints.interval.seconds": data.kafkalint.params.mirrormaker.max_checkpoint_interval_seconds,
+	"sync.group.offsets.interval.seconds": data.kafkalint.params.mirrormaker.max_sync_interval_seconds,
 }
 
 _what := {

@@ -33,9 +33,21 @@ report contains result.fail(mm.settings.clusters, message) if {
 		not _reads_true(flow)
 	}
 	message := sprintf(
-		"clusters=%s but no {source}->{target}.enabled=true enables a flow%s: MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; add e.g. %s.enabled=true for each direction to replicate",
-		[trim_space(mm.settings.clusters.raw), _written(mm), _example(mm)],
+		"clusters=%s but no {source}->{target}.enabled=true enables a flow%s: MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; %s",
+		[trim_space(mm.settings.clusters.raw), _written(mm), _fix(mm)],
 	)
+}
+
+# A Strimzi KafkaMirrorMaker2 enables a flow by giving a mirror a
+# sourceConnector; a properties file by {source}->{target}.enabled=true.
+_fix(mm) := "give each mirror that should replicate a sourceConnector (Strimzi deploys no flow without one)" if _strimzi(mm)
+
+_fix(mm) := sprintf("add e.g. %s.enabled=true for each direction to replicate", [_example(mm)]) if not _strimzi(mm)
+
+_strimzi(mm) if {
+	some f in input.files
+	f.path == mm.file
+	f.format == "strimzi"
 }
 
 # A flow enabled with true that still does not run names an alias missing

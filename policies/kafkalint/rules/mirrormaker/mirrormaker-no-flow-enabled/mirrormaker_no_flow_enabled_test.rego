@@ -37,3 +37,12 @@ test_success_enabled_flow_with_undeclared_alias_is_another_rule if {
 	mm := t.mirror_maker(_f, array.concat(_aliases, [t.mirror_alias(_f, "C", false, 0)]), [_flow("A", "C", false, "true", 4)], [["clusters", "A,B", 1]])
 	count(rule.report) == 0 with input as t.mirror_cluster([mm])
 }
+
+test_fail_strimzi_resource_names_the_strimzi_fix if {
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {})], [["clusters", "A,B", 1]])
+	c := t.mirror_cluster([mm])
+	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
+	some f in rule.report with input as strimzi
+	contains(f.message, "sourceConnector")
+	not contains(f.message, ".enabled=true for each direction")
+}
