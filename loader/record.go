@@ -145,6 +145,11 @@ func parseProperties(file string, data []byte) *Doc {
 		r.Settings = append(r.Settings, RawSetting{Key: e.Key, Value: e.Value, Loc: loc})
 	}
 	r.Kind, r.ClientKind = classify(file, r)
+	if conditional(r) {
+		// A Jinja template repeats keys in {% if %}/{% else %} branches: only
+		// one of them is rendered, so repetition is not duplication.
+		r.Duplicates = nil
+	}
 	return r
 }
 
