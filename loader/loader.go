@@ -89,6 +89,12 @@ func Load(paths []string, opts Options) (*Result, error) {
 	}
 	res := &Result{}
 	files := dropExcluded(collect(paths, opts.Dir, res), opts)
+	loadInputs(res, files, opts)
+	return res, nil
+}
+
+// loadInputs parses the files and groups what they hold into clusters.
+func loadInputs(res *Result, files []Input, opts Options) {
 	docs := parseAll(files, opts)
 	var all []*Doc
 	produced := map[string]bool{}
@@ -114,7 +120,6 @@ func Load(paths []string, opts Options) (*Result, error) {
 	slices.SortFunc(res.Errors, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
 	})
-	return res, nil
 }
 
 // Input is a file to read.
@@ -124,6 +129,9 @@ type Input struct {
 	// Explicit: named on the command line, so read whatever its extension.
 	Explicit bool
 	adapter  *adapter
+	// data is the content of a source loaded from memory (LoadSources);
+	// nil: read Path.
+	data []byte
 }
 
 // collect expands the paths into files, recording unreadable paths as errors.
@@ -265,6 +273,9 @@ func parseAll(files []Input, opts Options) []*Doc {
 
 // readInput reads a file, or returns the doc that reports why it cannot.
 func readInput(in Input) ([]byte, *Doc) {
+	if in.data != nil {
+		return in.data, nil
+	}
 	data, err := os.ReadFile(in.Path)
 	if err != nil {
 		return nil, &Doc{File: in.Display, Err: &Error{File: in.Display, Message: readError(err)}}

@@ -158,7 +158,7 @@ func BenchmarkDecode(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	var results []any
+	var results []rego.ResultSet
 	for _, c := range clusters {
 		in, err := toValue(c)
 		if err != nil {
@@ -168,13 +168,11 @@ func BenchmarkDecode(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(rs) > 0 && len(rs[0].Expressions) > 0 {
-			results = append(results, rs[0].Expressions[0].Value)
-		}
+		results = append(results, rs)
 	}
 	for b.Loop() {
-		for _, r := range results {
-			if _, err := decodeReports(r); err != nil {
+		for _, rs := range results {
+			if _, err := decodeReports(rs); err != nil {
 				b.Fatal(err)
 			}
 		}

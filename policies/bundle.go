@@ -66,7 +66,8 @@ func ParseModules(mods []Module) (map[string]*ast.Module, error) {
 }
 
 // NewCompiler returns a compiler configured as the engine uses it: strict,
-// with the cluster schema for `schemas` annotations.
+// with the cluster schema for `schemas` annotations and kafkalint's
+// capabilities (capabilities.go).
 func NewCompiler() (*ast.Compiler, error) {
 	ss := ast.NewSchemaSet()
 	var doc any
@@ -78,5 +79,6 @@ func NewCompiler() (*ast.Compiler, error) {
 		WithStrict(true).
 		WithSchemas(ss).
 		WithUseTypeCheckAnnotations(true).
+		WithCapabilities(Capabilities()).
 		WithEnablePrintStatements(false), nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -44,8 +45,13 @@ type Rule struct {
 	// Engine is EngineGo for a rule computed in Go (its package holds only
 	// METADATA; e.g. the inline-directive checks), "" for a Rego rule.
 	Engine string `json:"engine,omitempty"`
-	// Path is the rule's package path under data.kafkalint.rules.
+	// Path is the rule's package path under data.kafkalint.rules (a
+	// custom rule's: under data.custom).
 	Path string `json:"-"`
+	// Source is the .rego file of a custom rule ("" for a built-in rule);
+	// Help its documentation page, <ID>.md beside that file, if any.
+	Source string `json:"source,omitempty"`
+	Help   string `json:"-"`
 }
 
 // Engine evaluates the compiled rule set. It is safe for concurrent use.
@@ -53,6 +59,8 @@ type Engine struct {
 	query rego.PreparedEvalQuery
 	rules []*Rule
 	byKey map[string]*Rule // "category/slug"
+	// timeout limits the evaluation of one run (WithTimeout; 0: none).
+	timeout time.Duration
 }
 
 var builtin = sync.OnceValues(func() (*Engine, error) {
@@ -84,7 +92,11 @@ func New(ctx context.Context, mods []Module) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := rego.New(rego.Compiler(c), rego.Query("data.kafkalint.rules")).PrepareForEval(ctx)
+	store, err := defaultStore() // the parameters' defaults (params.go)
+	if err != nil {
+		return nil, err
+	}
+	q, err := rego.New(rego.Compiler(c), rego.Store(store), rego.Query(reportsQuery)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
@@ -206,7 +218,7 @@ type rawFinding struct {
 
 // Evaluate runs every rule on one cluster.
 func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
-	input, err := ast.InterfaceToValue(c)
+	input, err := toValue(c)
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
@@ -214,14 +226,9 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 	if err != nil {
 		return nil, fmt.Errorf("evaluate cluster %s: %w", c.Name, err)
 	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return nil, nil
-	}
-	var byCategory map[string]map[string]struct {
-		Report []rawFinding `json:"report"`
-	}
-	if err := convert(rs[0].Expressions[0].Value, &byCategory); err != nil {
-		return nil, err
+	reports, err := decodeReports(rs)
+	if err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
 	envOf := map[string]string{}
 	for _, f := range c.Files {
@@ -236,22 +243,19 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 		}
 	}
 	var out []report.Finding
-	for cat, slugs := range byCategory {
-		for slug, pkg := range slugs {
-			r := e.byKey[cat+"/"+slug]
-			if r == nil {
-				continue
-			}
-			for _, rf := range pkg.Report {
-				env := envOf[rf.Location.File]
-				if env == "" {
-					env = envOf[path.Dir(rf.Location.File)+"/"]
-				}
-				f, keep := e.finding(r, c, rf, env)
-				if keep {
-					out = append(out, f)
-				}
-			}
+	for _, rep := range reports {
+		r := e.byKey[rep.category+"/"+rep.slug]
+		if r == nil {
+			continue
+		}
+		rf := rep.finding
+		env := envOf[rf.Location.File]
+		if env == "" {
+			env = envOf[path.Dir(rf.Location.File)+"/"]
+		}
+		f, keep := e.finding(r, c, rf, env)
+		if keep {
+			out = append(out, f)
 		}
 	}
 	return out, nil

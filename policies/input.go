@@ -13,6 +13,9 @@ import (
 	"unicode"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // This file turns the cluster model into the Rego input directly, without
@@ -300,7 +303,7 @@ func fieldsOf(t reflect.Type) []field {
 		if visited[t] {
 			return
 		}
-		visited = maps(visited, t)
+		visited = withType(visited, t)
 		for i := range t.NumField() {
 			sf := t.Field(i)
 			tag := sf.Tag.Get("json")
@@ -369,7 +372,7 @@ func fieldsOf(t reflect.Type) []field {
 	return out
 }
 
-func maps(m map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
+func withType(m map[reflect.Type]bool, t reflect.Type) map[reflect.Type]bool {
 	out := make(map[reflect.Type]bool, len(m)+1)
 	for k := range m {
 		out[k] = true
@@ -426,21 +429,115 @@ func validTagName(s string) bool {
 
 func isLetterOrDigit(c rune) bool { return unicode.IsLetter(c) || unicode.IsDigit(c) }
 
-// decodeReports reads the query's result, data.kafkalint.rules, into the
-// report sets of each rule by category and slug.
-func decodeReports(v any) (map[string]map[string][]rawFinding, error) {
-	var byCategory map[string]map[string]struct {
-		Report []rawFinding `json:"report"`
+// reportsQuery collects the findings of every rule: the report set of each
+// rule package, as [category, slug, finding] triples. Asking for the
+// report sets alone (not the whole data.kafkalint.rules tree) evaluates
+// only what they depend on and returns nothing else to convert.
+const reportsQuery = "[[category, slug, finding] | some finding in data.kafkalint.rules[category][slug].report]"
+
+// reported is one finding of one rule.
+type reported struct {
+	category, slug string
+	finding        rawFinding
+}
+
+// decodeReports reads the result of reportsQuery without a JSON round trip.
+// The shape is lib/result.rego's: message, key, location {file, line,
+// column} and related locations; a value of another type is an error, as
+// it was for encoding/json.
+func decodeReports(rs rego.ResultSet) ([]reported, error) {
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, nil
 	}
-	if err := convert(v, &byCategory); err != nil {
-		return nil, err
+	triples, ok := rs[0].Expressions[0].Value.([]any)
+	if !ok {
+		return nil, fmt.Errorf("policy result: want an array, got %T", rs[0].Expressions[0].Value)
 	}
-	out := map[string]map[string][]rawFinding{}
-	for cat, slugs := range byCategory {
-		out[cat] = map[string][]rawFinding{}
-		for slug, pkg := range slugs {
-			out[cat][slug] = pkg.Report
+	out := make([]reported, 0, len(triples))
+	for _, t := range triples {
+		triple, ok := t.([]any)
+		if !ok || len(triple) != 3 {
+			return nil, fmt.Errorf("policy result: want [category, slug, finding], got %v", t)
 		}
+		var r reported
+		d := decoder{}
+		r.category = d.str(triple[0], "category")
+		r.slug = d.str(triple[1], "slug")
+		f := d.object(triple[2], "finding")
+		r.finding.Message = d.str(f["message"], "message")
+		r.finding.Key = d.str(f["key"], "key")
+		r.finding.Location = d.location(f["location"])
+		if rel := f["related"]; rel != nil {
+			list, ok := rel.([]any)
+			if !ok {
+				d.fail("related", rel)
+			}
+			for _, l := range list {
+				r.finding.Related = append(r.finding.Related, d.location(l))
+			}
+		}
+		if d.err != nil {
+			return nil, fmt.Errorf("policy result of %s/%s: %w", r.category, r.slug, d.err)
+		}
+		out = append(out, r)
 	}
 	return out, nil
+}
+
+// decoder reads Rego result values (ast.JSON's Go forms: string,
+// json.Number, bool, []any, map[string]any; absent is nil), keeping the
+// first error.
+type decoder struct{ err error }
+
+func (d *decoder) fail(what string, v any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%s: unexpected value %v (%T)", what, v, v)
+	}
+}
+
+func (d *decoder) str(v any, what string) string {
+	if v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		d.fail(what, v)
+	}
+	return s
+}
+
+func (d *decoder) int(v any, what string) int {
+	if v == nil {
+		return 0
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		d.fail(what, v)
+		return 0
+	}
+	i, err := strconv.Atoi(string(n))
+	if err != nil {
+		d.fail(what, v)
+	}
+	return i
+}
+
+func (d *decoder) object(v any, what string) map[string]any {
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		d.fail(what, v)
+	}
+	return m
+}
+
+func (d *decoder) location(v any) report.Location {
+	m := d.object(v, "location")
+	return report.Location{
+		File:   d.str(m["file"], "location.file"),
+		Line:   d.int(m["line"], "location.line"),
+		Column: d.int(m["column"], "location.column"),
+	}
 }

@@ -1,20 +1,25 @@
 package policies
 
 import (
+	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/kafkalint/kafkalint/bench/gen"
 	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // sameValue fails the test when toValue(x) differs from
@@ -102,6 +107,144 @@ func TestInputMatchesInterfaceToValue(t *testing.T) {
 			n++
 		}
 		t.Logf("%s: %d clusters", dir, n)
+	}
+}
+
+// TestEvaluateMatchesWholeTreeQuery: the engine's query (the report sets
+// only, decoded directly) finds exactly what the query of the whole
+// data.kafkalint.rules tree, converted through JSON, found: the same
+// findings for every cluster of examples/, the corpus and a generated
+// tree, and an error for the same clusters.
+func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
+	engine, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, err := BundleModules(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := ParseModules(mods)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCompiler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Compile(parsed); c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	ctx := context.Background()
+	store, err := defaultStore() // the parameters the rules read, as the engine has them
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := rego.New(rego.Compiler(c), rego.Store(store), rego.Query("data.kafkalint.rules")).PrepareForEval(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := corpusOrSkip(t)
+	tree := t.TempDir()
+	if _, err := gen.Write(tree, gen.Options{Repos: 40, Files: 10, Seed: 5, Corpus: corpus}); err != nil {
+		t.Fatal(err)
+	}
+	findings := 0
+	for _, dir := range []string{filepath.Join(repoRoot(), "examples"), corpus, tree} {
+		for _, cl := range loadClusters(t, dir) {
+			want, wantErr := wholeTreeFindings(ctx, whole, cl)
+			in, err := toValue(cl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []reported
+			rs, gotErr := engine.query.Eval(ctx, rego.EvalParsedInput(in))
+			if gotErr == nil {
+				got, gotErr = decodeReports(rs)
+			}
+			if (gotErr != nil) != (wantErr != nil) {
+				t.Errorf("%s: error %v, whole-tree query's %v", cl.Name, gotErr, wantErr)
+				continue
+			}
+			sortReported(got)
+			sortReported(want)
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(reported{}), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s: findings differ (-whole tree +reports):\n%s", cl.Name, diff)
+			}
+			findings += len(got)
+		}
+	}
+	if findings == 0 {
+		t.Fatal("no finding at all: nothing was compared")
+	}
+}
+
+// wholeTreeFindings is how Evaluate read results before: the whole rule
+// tree, converted with ast.InterfaceToValue and decoded through JSON.
+func wholeTreeFindings(ctx context.Context, q rego.PreparedEvalQuery, c *loader.Cluster) ([]reported, error) {
+	input, err := ast.InterfaceToValue(c)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	var byCategory map[string]map[string]struct {
+		Report []rawFinding `json:"report"`
+	}
+	if err := convert(rs[0].Expressions[0].Value, &byCategory); err != nil {
+		return nil, err
+	}
+	var out []reported
+	for cat, slugs := range byCategory {
+		for slug, pkg := range slugs {
+			for _, f := range pkg.Report {
+				out = append(out, reported{category: cat, slug: slug, finding: f})
+			}
+		}
+	}
+	return out, nil
+}
+
+func sortReported(rs []reported) {
+	slices.SortFunc(rs, func(a, b reported) int {
+		x, _ := json.Marshal([]any{a.category, a.slug, a.finding})
+		y, _ := json.Marshal([]any{b.category, b.slug, b.finding})
+		return strings.Compare(string(x), string(y))
+	})
+}
+
+// TestDecodeReportsRejectsOtherShapes: a result that is not what
+// lib/result.rego builds is an error, never a finding with zero fields.
+func TestDecodeReportsRejectsOtherShapes(t *testing.T) {
+	for name, v := range map[string]any{
+		"not an array":       map[string]any{},
+		"not a triple":       []any{[]any{"durability", "x"}},
+		"message not string": []any{[]any{"durability", "x", map[string]any{"message": json.Number("1")}}},
+		"line not number":    []any{[]any{"durability", "x", map[string]any{"location": map[string]any{"line": "3"}}}},
+		"related not array":  []any{[]any{"durability", "x", map[string]any{"related": "a"}}},
+	} {
+		rs := rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: v}}}}
+		if got, err := decodeReports(rs); err == nil {
+			t.Errorf("%s: decoded %+v, want an error", name, got)
+		}
+	}
+	ok := []any{[]any{"kraft", "s", map[string]any{
+		"message": "m", "key": "k",
+		"location": map[string]any{"file": "a.properties", "line": json.Number("3"), "column": json.Number("1")},
+		"related":  []any{map[string]any{"file": "b.properties", "line": json.Number("7")}},
+	}}}
+	got, err := decodeReports(rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: ok}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []reported{{category: "kraft", slug: "s", finding: rawFinding{
+		Message: "m", Key: "k", Location: report.Location{File: "a.properties", Line: 3, Column: 1},
+		Related: []report.Location{{File: "b.properties", Line: 7}},
+	}}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(reported{})); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 }
 

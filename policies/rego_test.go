@@ -21,7 +21,11 @@ func TestRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := tester.NewRunner().SetCompiler(c).SetModules(parsed).RunTests(t.Context(), nil)
+	store, err := defaultStore() // the parameters rules read (data.kafkalint.params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := tester.NewRunner().SetCompiler(c).SetStore(store).SetModules(parsed).RunTests(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func newRoot(s Streams) *cobra.Command {
 	}
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.AddCommand(newLint(s), newInspect(s), newRules(s), newExplain(s), newConfigCmd(s), newVersion(s))
+	root.AddCommand(newLint(s), newAudit(s), newInspect(s), newRules(s), newExplain(s), newTest(s), newNewRule(s), newConfigCmd(s), newVersion(s))
 	return root
 }
 

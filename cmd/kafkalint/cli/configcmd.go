@@ -65,18 +65,19 @@ func newConfigCmd(s Streams) *cobra.Command {
 		Use:   "verify [FILE]",
 		Short: "Check a configuration file (default: the one lint would use); exit 2 on any problem",
 		Args:  cobra.MaximumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			engine, err := policies.Builtin()
-			if err != nil {
-				return &exitError{code: ExitError, err: err}
-			}
-			path := ""
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := "", error(nil)
 			if len(args) == 1 {
 				path = args[0]
 			} else if path, err = config.Find("."); err != nil {
 				return usageError("%v", err)
 			} else if path == "" {
 				return usageError("no %s in the working directory or its parents", strings.Join(config.FileNames, " or "))
+			}
+			// With the file's custom policies and data, which its rules may name.
+			engine, err := policyEngine(cmd.Context(), path, policyFlags{})
+			if err != nil {
+				return err
 			}
 			cfg, err := loadConfig(path, engine)
 			if err != nil {

@@ -7,19 +7,20 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/loader"
-	"github.com/kafkalint/kafkalint/policies"
 )
 
 func newInspect(s Streams) *cobra.Command {
 	var env, kafkaVersion, configFile string
+	var p policyFlags
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] PATH...",
 		Short: "Print the normalized cluster model as JSON (the exact input the policies see)",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			engine, err := policies.Builtin()
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// Custom rules' custom.keys add Kafka defaults to the model.
+			engine, err := policyEngine(cmd.Context(), configFile, p)
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			cfg, err := loadConfig(configFile, engine)
 			if err != nil {
@@ -57,5 +58,6 @@ func newInspect(s Streams) *cobra.Command {
 	cmd.Flags().StringVar(&env, "env", "", "environment of every file: production, staging or development")
 	cmd.Flags().StringVar(&kafkaVersion, "kafka-version", "", "target Kafka version X.Y")
 	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
+	addPolicyFlags(cmd.Flags(), &p, false)
 	return cmd
 }

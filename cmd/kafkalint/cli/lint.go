@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
-	"github.com/kafkalint/kafkalint/docs"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
@@ -31,6 +30,7 @@ type lintFlags struct {
 	baselinePrune   bool
 	newFromRev      string
 	contexts        []string
+	policy          policyFlags
 }
 
 func newLint(s Streams) *cobra.Command {
@@ -60,6 +60,7 @@ func newLint(s Streams) *cobra.Command {
 	fl.BoolVar(&f.baselinePrune, "baseline-prune", false, "with --baseline: list and remove the entries that no longer match a finding")
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in or related to files changed since git `REV` (everything is still analyzed)")
 	fl.StringArrayVar(&f.contexts, "context", nil, "analyze `DIR` (repeatable) and report only findings in or related to the PATH arguments (pre-commit: --context . FILE...)")
+	addPolicyFlags(fl, &f.policy, true)
 	return cmd
 }
 
@@ -99,9 +100,9 @@ func resolve(f lintFlags, engine *policies.Engine) (*settings, error) {
 }
 
 func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
-	engine, err := policies.Builtin()
+	engine, err := policyEngine(ctx, f.configFile, f.policy)
 	if err != nil {
-		return &exitError{code: ExitError, err: err}
+		return err
 	}
 	st, err := resolve(f, engine)
 	if err != nil {
@@ -121,22 +122,9 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
 		}
 	}
-	res, err := loader.Load(loadPaths, loadOptions(st.env, st.kafkaVersion, st.cfg, engine))
-	if err != nil {
-		return usageError("%v", err)
-	}
-	rep, err := evaluate(ctx, engine, res)
+	res, rep, err := analyze(ctx, engine, loadPaths, loadOptions(st.env, st.kafkaVersion, st.cfg, engine), st.cfg, !st.noInlineIgnores)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
-	}
-	rep.Findings = slices.DeleteFunc(rep.Findings, func(f report.Finding) bool { return st.cfg.Rules[f.ID] == config.Off })
-	if !st.noInlineIgnores {
-		applyDirectives(rep, res, engine, st.cfg)
-	}
-	for i := range rep.Findings {
-		if sev := st.cfg.Rules[rep.Findings[i].ID]; sev != "" {
-			rep.Findings[i].Severity = sev
-		}
 	}
 	values := settingValues(res)
 	switch {
@@ -191,7 +179,7 @@ func loadOptions(env, kafkaVersion string, cfg *config.Config, engine *policies.
 func ruleInfos(engine *policies.Engine, cfg *config.Config) []report.Rule {
 	var out []report.Rule
 	for _, r := range engine.Rules() {
-		help, _ := docs.Rule(r.ID) // every rule has a page (policies meta test)
+		help := ruleHelp(r)
 		info := report.Rule{
 			ID: r.ID, Slug: r.Slug, Category: r.Category, Title: r.Title, Description: r.Description,
 			Severity: r.Severity, Scope: r.Scope, DocsURL: r.DocsURL, Help: help,
@@ -231,6 +219,8 @@ func lintedFiles(res *loader.Result, filters ...pathFilter) []string {
 // evaluate runs the engine on every cluster in parallel and builds the
 // report (not yet finished: suppressions and filters come next).
 func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) (*report.Report, error) {
+	ctx, cancel := engine.EvaluationContext(ctx) // --policy-timeout
+	defer cancel()
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
 	for _, e := range res.Errors {
 		rep.Errors = append(rep.Errors, report.LoadError{File: e.File, Line: e.Line, Message: e.Message})
@@ -258,7 +248,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	wg.Wait()
 	for i, fs := range results {
 		if errs[i] != nil {
-			return nil, fmt.Errorf("policy evaluation failed: %w", errs[i])
+			return nil, evaluationError(ctx, engine, errs[i])
 		}
 		rep.Findings = append(rep.Findings, fs...)
 	}

@@ -22,14 +22,19 @@ type output struct {
 // parseOutputs reads the --format values, FORMAT or FORMAT=PATH (PATH "-"
 // is stdout). At most one output may go to stdout.
 func parseOutputs(specs []string) ([]output, error) {
+	return parseOutputsOf(specs, report.Formats())
+}
+
+// parseOutputsOf is parseOutputs for a command with the given formats.
+func parseOutputsOf(specs, formats []string) ([]output, error) {
 	var outs []output
 	stdout := ""
 	seen := map[string]bool{}
 	for _, spec := range specs {
 		format, path, _ := strings.Cut(spec, "=")
 		format = strings.TrimSpace(format)
-		if !slices.Contains(report.Formats(), format) {
-			return nil, usageError("unknown --format %q (want %s, optionally =PATH)", format, strings.Join(report.Formats(), ", "))
+		if !slices.Contains(formats, format) {
+			return nil, usageError("unknown --format %q (want %s, optionally =PATH)", format, strings.Join(formats, ", "))
 		}
 		if path == "-" {
 			path = ""

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -8,18 +9,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/docs"
-	"github.com/kafkalint/kafkalint/policies"
 )
 
 func newRules(s Streams) *cobra.Command {
-	return &cobra.Command{
+	var p policyFlags
+	var configFile string
+	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List the rules: id, slug, default severity, scope and title",
+		Short: "List the rules, built-in and custom: id, slug, default severity, scope and title",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			engine, err := policies.Builtin()
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			engine, err := policyEngine(cmd.Context(), configFile, p)
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tSLUG\tSEVERITY\tSCOPE\tTITLE")
@@ -29,21 +31,34 @@ func newRules(s Streams) *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	addPolicyFlags(cmd.Flags(), &p, false)
+	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` naming custom policies (default: .kafkalint.yaml in the working directory or its parents)")
+	return cmd
 }
 
 func newExplain(s Streams) *cobra.Command {
-	return &cobra.Command{
+	var p policyFlags
+	var configFile string
+	cmd := &cobra.Command{
 		Use:   "explain KFKxxxx|SLUG",
 		Short: "Print a rule's documentation",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			engine, err := policies.Builtin()
+		RunE: func(cmd *cobra.Command, args []string) error {
+			engine, err := policyEngine(cmd.Context(), configFile, p)
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				return err
 			}
 			r := engine.Rule(args[0])
 			if r == nil {
 				return usageError("unknown rule %q (see `kafkalint rules`)", args[0])
+			}
+			if r.Source != "" {
+				page := cmp.Or(r.Help, customRulePage(r))
+				if r.DocsURL != "" {
+					page = strings.TrimRight(page, "\n") + "\nDocs: " + r.DocsURL
+				}
+				_, err = fmt.Fprintf(s.Out, "%s\n", strings.TrimRight(page, "\n"))
+				return err
 			}
 			page, err := docs.Rule(r.ID)
 			if err != nil {
@@ -53,4 +68,7 @@ func newExplain(s Streams) *cobra.Command {
 			return err
 		},
 	}
+	addPolicyFlags(cmd.Flags(), &p, false)
+	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` naming custom policies (default: .kafkalint.yaml in the working directory or its parents)")
+	return cmd
 }

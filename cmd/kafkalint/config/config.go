@@ -36,7 +36,7 @@ var Severities = []string{"error", "warning", "info"}
 var Environments = []string{"production", "staging", "development"}
 
 // Keys are the top-level keys.
-var Keys = []string{"kafka_version", "fail_level", "environments", "rules", "exclude"}
+var Keys = []string{"kafka_version", "fail_level", "environments", "rules", "exclude", "policies", "data"}
 
 //go:embed schema.json
 var schema []byte
@@ -59,6 +59,11 @@ type Config struct {
 	Rules map[string]string
 	// Exclude drops matching files from loading.
 	Exclude []*Glob
+	// Policies are directories or .rego files of custom policies, and
+	// Data YAML or JSON files of parameters (docs/custom-policies.md);
+	// Load makes relative paths absolute against Dir.
+	Policies []string
+	Data     []string
 }
 
 // Environment is one entry of `environments:`.
@@ -143,6 +148,13 @@ func Load(path, name string, rules RuleLookup) (*Config, error) {
 		return nil, err
 	}
 	c.Path, c.Dir = abs, filepath.Dir(abs)
+	for _, list := range [][]string{c.Policies, c.Data} {
+		for i, p := range list {
+			if !filepath.IsAbs(p) {
+				list[i] = filepath.Join(c.Dir, filepath.FromSlash(p))
+			}
+		}
+	}
 	return c, nil
 }
 
@@ -277,6 +289,10 @@ func (p *parser) top(root *yaml.Node) {
 			p.rulesSection(v)
 		case "exclude":
 			p.cfg.Exclude = p.globs(v, "exclude")
+		case "policies":
+			p.cfg.Policies = p.paths(v, "policies")
+		case "data":
+			p.cfg.Data = p.paths(v, "data")
 		default:
 			p.errorf(k, "unknown key %q%s (known keys: %s)", k.Value, suggest(k.Value, Keys), strings.Join(Keys, ", "))
 		}
@@ -355,6 +371,27 @@ func (p *parser) rulesSection(v *yaml.Node) {
 		}
 		p.cfg.Rules[id] = sev
 	}
+}
+
+// paths reads a path or a list of paths, relative to the file's directory.
+func (p *parser) paths(v *yaml.Node, what string) []string {
+	items := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		items = v.Content
+	}
+	var out []string
+	for _, item := range items {
+		s, ok := p.scalar(item, "a path in "+what)
+		if !ok {
+			continue
+		}
+		if s == "" {
+			p.errorf(item, "empty path in %s", what)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func (p *parser) globs(v *yaml.Node, what string) []*Glob {

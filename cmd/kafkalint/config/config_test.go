@@ -97,7 +97,7 @@ func TestParseErrors(t *testing.T) {
 		file string
 		want string
 	}{
-		{"invalid/unknown-key.yaml", `:2:1: unknown key "fail-level"; did you mean "fail_level"? (known keys: kafka_version, fail_level, environments, rules, exclude)`},
+		{"invalid/unknown-key.yaml", `:2:1: unknown key "fail-level"; did you mean "fail_level"? (known keys: kafka_version, fail_level, environments, rules, exclude, policies, data)`},
 		{"invalid/bad-severity.yaml", `:2:12: severity "disabled" of KFK4002 is not one of error, warning, info, off`},
 		{"invalid/bad-fail-level.yaml", `:1:13: fail_level "critical" is not one of error, warning, info`},
 		{"go-only/bad-glob.yaml", `:2:5: bad glob "deploy/[prod/**" in exclude: malformed pattern (check [ ] brackets and trailing \)`},
@@ -395,4 +395,36 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("accepted fail_level %q", c.FailLevel)
 		}
 	})
+}
+
+func TestPoliciesAndData(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".kafkalint.yaml")
+	if err := os.WriteFile(path, []byte("policies:\n  - policies/kafka\n  - /abs/rules.rego\ndata: thresholds.yaml\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path, ".kafkalint.yaml", lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "policies", "kafka"), filepath.FromSlash("/abs/rules.rego")}
+	if diff := cmp.Diff(want, c.Policies); diff != "" {
+		t.Errorf("policies (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{filepath.Join(dir, "thresholds.yaml")}, c.Data); diff != "" {
+		t.Errorf("data (-want +got):\n%s", diff)
+	}
+	for text, msg := range map[string]string{
+		"policies:\n  acme: x\n": `:2:3: a path in policies must be a single value, not a mapping`,
+		"data: [\"\"]\n":         `:1:8: empty path in data`,
+		"policies: [a, [b]]\n":   `:1:15: a path in policies must be a single value, not a list`,
+		"data:\n":                `:1:6: a path in data must be a single value, not empty`,
+		"policies: {a: 1}\n":     `a path in policies must be a single value, not a mapping`,
+		"data:\n  - x\n  - {}\n": `:3:5: a path in data must be a single value, not a mapping`,
+	} {
+		_, err := Parse("c.yaml", []byte(text), lookup)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: error %v, want %q", text, err, msg)
+		}
+	}
 }

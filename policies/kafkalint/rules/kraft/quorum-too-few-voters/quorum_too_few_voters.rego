@@ -42,6 +42,10 @@ import data.kafkalint.lib.result
 #     reported once, where that count is written (a KafkaNodePool's replicas
 #     line, a chart's controller.replicaCount).
 
+# _min_voters is the fewest voters a quorum may have (3 unless a --data file
+# sets quorum.min_voters).
+_min_voters := data.kafkalint.params.quorum.min_voters
+
 # _ids is the voter set a node states.
 _ids(node) := {v.id | some v in node.quorum.voters; not v.error}
 
@@ -63,7 +67,8 @@ report contains result.fail(setting, message) if {
 	some i in _anchors
 	node := input.nodes[i]
 	ids := sort(_ids(node))
-	count(ids) in {1, 2}
+	count(ids) > 0
+	count(ids) < _min_voters
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
 	message := _message(setting.raw, ids)
@@ -74,7 +79,8 @@ report contains result.fail(subject, message) if {
 	some node in input.nodes
 	node.quorum.mode == "managed"
 	c := input.controller_count
-	c.value in {1, 2}
+	c.value > 0
+	c.value < _min_voters
 	subject := {"key": "controller.quorum.voters", "location": c.location}
 	message := _managed_message(c)
 }
@@ -89,6 +95,13 @@ _managed_message(c) := sprintf(
 	[c.source],
 ) if c.value == 2
 
+_managed_message(c) := sprintf(
+	"the controller quorum has %d voters (%s: %d): fewer than the %d required (parameter quorum.min_voters); the platform makes every controller a voter and a majority of %d is %d, so it survives losing at most %d of them; run at least %d controllers",
+	[c.value, c.source, c.value, _min_voters, c.value, _majority(c.value), c.value - _majority(c.value), _min_voters],
+) if c.value >= 3
+
+_majority(n) := floor(n / 2) + 1
+
 _message(raw, ids) := sprintf(
 	"controller.quorum.voters=%s defines a single voter (id %d): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
 	[raw, ids[0]],
@@ -98,3 +111,8 @@ _message(raw, ids) := sprintf(
 	"controller.quorum.voters=%s defines 2 voters (ids %d and %d): a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
 	[raw, ids[0], ids[1]],
 ) if count(ids) == 2
+
+_message(raw, ids) := sprintf(
+	"controller.quorum.voters=%s defines %d voters: fewer than the %d required (parameter quorum.min_voters); a majority of %d is %d, so it survives losing at most %d of them; list at least %d voters in controller.quorum.voters (or use a dynamic quorum)",
+	[raw, count(ids), _min_voters, count(ids), _majority(count(ids)), count(ids) - _majority(count(ids)), _min_voters],
+) if count(ids) >= 3

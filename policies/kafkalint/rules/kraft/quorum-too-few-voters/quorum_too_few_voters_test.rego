@@ -209,3 +209,24 @@ test_success_managed_but_voters_stated_elsewhere if {
 	c := _with_controllers(t.cluster(nodes, []), 1, "kafka.yaml", 9, _pool_source)
 	count(rule.report) == 0 with input as c
 }
+
+# The minimum comes from data.kafkalint.params (--data): a stricter one
+# reports a quorum the default accepts, a looser one stays silent.
+test_fail_below_configured_minimum if {
+	node := _controller("controller.properties", _three, 5)
+	message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093 defines 3 voters: fewer than the 5 required (parameter quorum.min_voters); a majority of 3 is 2, so it survives losing at most 1 of them; list at least 5 voters in controller.quorum.voters (or use a dynamic quorum)"
+	rule.report == {t.finding("controller.properties", 5, _key, message)} with input as t.cluster([node], [])
+		with data.kafkalint.params.quorum.min_voters as 5
+}
+
+test_success_at_configured_minimum if {
+	node := _controller("controller.properties", _two, 5)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+		with data.kafkalint.params.quorum.min_voters as 2
+}
+
+test_fail_managed_below_configured_minimum if {
+	c := _with_controllers(t.cluster([_managed("kafka.yaml", ["controller"])], []), 3, "kafka.yaml", 9, _pool_source)
+	message := "the controller quorum has 3 voters (replicas of KafkaNodePool controller: 3): fewer than the 5 required (parameter quorum.min_voters); the platform makes every controller a voter and a majority of 3 is 2, so it survives losing at most 1 of them; run at least 5 controllers"
+	rule.report == {t.finding("kafka.yaml", 9, _key, message)} with input as c with data.kafkalint.params.quorum.min_voters as 5
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# bench/compare.sh — kafkalint against conftest and against its own parse-only
+# baseline, in one run on one machine (issue 7's speed targets; README
+# "Performance" quotes its output).
+#
+# Usage: bash bench/compare.sh
+#
+# Environment (all optional):
+#   BENCH_DIR    work directory: binaries, generated trees  (default ${TMPDIR:-/tmp}/kafkalint-bench)
+#   BENCH_REPOS  repositories in the bulk tree; 10 files each (default 1000 = 10,000 files;
+#                the linearity check also generates twice as many)
+#   BENCH_RUNS   timed runs of each bulk measurement; the median is reported (default 3)
+#   BENCH_SINGLE runs of the single-file (pre-commit) case (default 30)
+#   BENCH_NO_INSTALL=1  never call apt-get (GNU time is then required, hyperfine optional)
+#
+# What it measures, each over the same generated tree (bench/gen, derived from
+# ../shared/corpus/real-world; generated once and reused while the generator,
+# corpus and parameters stay the same):
+#   1. kafkalint lint over the whole tree (every format), JSON to /dev/null;
+#   2. kafkalint inspect over the whole tree: the parse-only baseline (load,
+#      type and group every file, print the model), no rule evaluated;
+#   3. conftest test with bench/conftest/policy (rules equivalent to
+#      kafkalint's single-file rules) over the tree's .properties files, and
+#      kafkalint lint over exactly those files: the throughput comparison;
+#   4. kafkalint lint over a tree twice as large: linearity;
+#   5. one file, process start to exit, as a pre-commit hook runs it:
+#      kafkalint lint FILE against conftest test FILE (hyperfine when
+#      available, else a loop).
+# Wall time is the median of BENCH_RUNS runs, peak RSS the maximum (GNU time's
+# %M); CPU time (user+sys) is printed too, since wall time on a busy machine
+# is noisy.
+#
+# Prerequisites: the Go toolchain (and the Go module proxy, for conftest's
+# modules), GNU time (installed with apt-get when missing), hyperfine
+# (optional; installed with apt-get when possible). Conftest is built from
+# the version pinned in bench/tools/go.mod.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export GOWORK=off
+
+WORK="${BENCH_DIR:-${TMPDIR:-/tmp}/kafkalint-bench}"
+REPOS="${BENCH_REPOS:-1000}"
+RUNS="${BENCH_RUNS:-3}"
+SINGLE="${BENCH_SINGLE:-30}"
+FILES_PER_REPO=10
+SEED=1
+CORPUS="$ROOT/../shared/corpus/real-world"
+POLICY="$ROOT/bench/conftest/policy"
+CONFTEST_PKG=github.com/open-policy-agent/conftest
+
+say() { printf '%s\n' "$*" >&2; }
+die() { say "compare.sh: $*"; exit 1; }
+
+# --- prerequisites -------------------------------------------------------------
+command -v go >/dev/null || die "the Go toolchain is required (https://go.dev/dl/)"
+[[ -d "$CORPUS" ]] || die "real-world corpus not found at $CORPUS"
+
+apt_install() {
+	[[ "${BENCH_NO_INSTALL:-}" == 1 ]] && return 1
+	command -v apt-get >/dev/null || return 1
+	local sudo=()
+	if [[ "$(id -u)" != 0 ]]; then
+		command -v sudo >/dev/null || return 1
+		sudo=(sudo)
+	fi
+	say "installing $* with apt-get..."
+	"${sudo[@]}" apt-get install -y "$@" >/dev/null 2>&1 ||
+		{ "${sudo[@]}" apt-get update >/dev/null 2>&1 && "${sudo[@]}" apt-get install -y "$@" >/dev/null 2>&1; }
+}
+
+gnu_time() { [[ -x /usr/bin/time ]] && /usr/bin/time -f '%M' true >/dev/null 2>&1; }
+gnu_time || apt_install time || true
+gnu_time || die "GNU time (/usr/bin/time, Debian package 'time') is required for peak RSS"
+command -v hyperfine >/dev/null || apt_install hyperfine || say "hyperfine not available: the single-file case uses a loop"
+
+# --- build ---------------------------------------------------------------------
+BIN="$WORK/bin"
+mkdir -p "$BIN"
+say "building kafkalint and gentree..."
+go build -o "$BIN/kafkalint" ./cmd/kafkalint
+go build -o "$BIN/gentree" ./bench/gentree
+
+conftest_version="$(cd bench/tools && go list -m -f '{{.Version}}' "$CONFTEST_PKG")"
+tools_key="$( { cat bench/tools/go.mod bench/tools/go.sum; go env GOVERSION GOOS GOARCH; } | sha256sum | cut -c1-16)"
+CONFTEST="$BIN/conftest-$tools_key"
+if ! [[ -x "$CONFTEST" ]] || ! "$CONFTEST" --version >/dev/null 2>&1; then
+	say "building conftest $conftest_version (first run takes a few minutes)..."
+	(cd bench/tools && go build -mod=readonly -o "$CONFTEST" "$CONFTEST_PKG")
+fi
+
+# --- trees ---------------------------------------------------------------------
+gen_key="$( { cat bench/gen/*.go; ls -l "$CORPUS"/*/ ; echo "$FILES_PER_REPO $SEED"; } | sha256sum | cut -c1-16)"
+tree() { # repos -> directory holding that tree
+	local n="$1" dir="$WORK/tree-$1"
+	if [[ "$(cat "$dir.stamp" 2>/dev/null)" != "$gen_key" ]]; then
+		rm -rf "$dir" "$dir.stamp"
+		"$BIN/gentree" -out "$dir" -repos "$n" -files "$FILES_PER_REPO" -seed "$SEED" -corpus "$CORPUS" >&2
+		echo "$gen_key" >"$dir.stamp"
+	fi
+	# Warm the page cache: every tool then reads from memory.
+	find "$dir" -type f -exec cat {} + >/dev/null
+	echo "$dir"
+}
+TREE="$(tree "$REPOS")"
+TREE2="$(tree "$((REPOS * 2))")"
+files_all=$(find "$TREE" -type f | wc -l)
+files_props=$(find "$TREE" -type f -name '*.properties' | wc -l)
+files_all2=$(find "$TREE2" -type f | wc -l)
+
+# kafkalint over the .properties files only, as conftest sees the tree.
+PROPS_CONFIG="$WORK/properties-only.kafkalint.yaml"
+cat >"$PROPS_CONFIG" <<'EOF'
+# bench/compare.sh: lint only the .properties files, the ones conftest reads.
+exclude: ["**/*.tf", "**/*.tf.json", "**/*.tfvars", "**/*.tfvars.json", "**/*.yaml", "**/*.yml"]
+EOF
+# Conftest stops at the first file it cannot parse (one Terraform file of
+# the corpus is invalid on purpose) and has no rules for the other formats.
+CONFTEST_IGNORE='\.(tf|tfvars|json|ya?ml)$'
+
+# --- timing --------------------------------------------------------------------
+OUT="$WORK/out"
+mkdir -p "$OUT"
+declare -A WALL CPU RSS NOTE
+
+# run NAME CMD...: one timed run, appended to $OUT/NAME.times as
+# "wall cpu rss_kb", and its exit code to $OUT/NAME.rc. Exit codes 0-2 are
+# results (2: some file could not be loaded, and the tree holds a few such
+# files on purpose); a higher one, or no output at all, is a failure.
+run() {
+	local name="$1"
+	shift
+	local rc=0
+	/usr/bin/time -f '%e %U %S %M' -o "$OUT/$name.time" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" || rc=$?
+	echo "$rc" >>"$OUT/$name.rc"
+	if ((rc > 2)) || ! [[ -s "$OUT/$name.stdout" ]]; then
+		cp "$OUT/$name.stderr" "$OUT/$name.failed"
+	fi
+	awk 'END { printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$OUT/$name.time" >>"$OUT/$name.times"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+summarize() {
+	local name="$1"
+	WALL[$name]=$(cut -d' ' -f1 "$OUT/$name.times" | median)
+	CPU[$name]=$(cut -d' ' -f2 "$OUT/$name.times" | median)
+	RSS[$name]=$(cut -d' ' -f3 "$OUT/$name.times" | sort -n | tail -1 | awk '{ printf "%d", $1 / 1024 }')
+}
+
+names=(lint inspect lint_props conftest_props lint_2x)
+for name in "${names[@]}"; do rm -f "$OUT/$name".{times,rc,failed}; done
+load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+say "timing: $RUNS rounds over $files_all files ($files_props .properties) and $files_all2 files..."
+for round in $(seq "$RUNS"); do
+	say "  round $round/$RUNS"
+	# Each round runs every measurement once, so that a change in the
+	# machine's load spreads over all of them.
+	(cd "$TREE" && run lint "$BIN/kafkalint" lint --format json --no-color .)
+	(cd "$TREE" && run inspect "$BIN/kafkalint" inspect .)
+	(cd "$TREE" && run lint_props "$BIN/kafkalint" lint --config "$PROPS_CONFIG" --format json --no-color .)
+	(cd "$TREE" && run conftest_props "$CONFTEST" test --no-color --ignore "$CONFTEST_IGNORE" -p "$POLICY" .)
+	(cd "$TREE2" && run lint_2x "$BIN/kafkalint" lint --format json --no-color .)
+done
+for name in "${names[@]}"; do
+	summarize "$name"
+	NOTE[$name]="exit $(sort -u "$OUT/$name.rc" | paste -sd/)"
+	if [[ -f "$OUT/$name.failed" ]]; then
+		NOTE[$name]+=" FAILED: $(grep -v '^Command exited' "$OUT/$name.failed" | tr '\n' ' ' | head -c 240)"
+	fi
+done
+
+# --- single file (pre-commit) --------------------------------------------------
+one="$(find "$TREE/repo-00000" -name 'broker-1.properties' | head -1)"
+[[ -n "$one" ]] || one="$(find "$TREE/repo-00000" -name '*.properties' | sort | head -1)"
+one_repo="$TREE/repo-00000"
+single_kafkalint="$BIN/kafkalint lint --no-color $one"
+single_context="$BIN/kafkalint lint --no-color --context $one_repo $one"
+single_conftest="$CONFTEST test --no-color -p $POLICY $one"
+declare -A SINGLE_MS
+if command -v hyperfine >/dev/null; then
+	hyperfine -N -i --warmup 3 --runs "$SINGLE" --export-csv "$OUT/single.csv" \
+		-n kafkalint "$single_kafkalint" -n kafkalint_context "$single_context" -n conftest "$single_conftest" >"$OUT/single.txt" 2>&1
+	while IFS=, read -r cmd mean stddev _; do
+		[[ "$cmd" == command ]] && continue
+		SINGLE_MS[$cmd]=$(awk -v m="$mean" -v s="$stddev" 'BEGIN { printf "%.1f ± %.1f", m * 1000, s * 1000 }')
+	done <"$OUT/single.csv"
+	single_how="hyperfine, $SINGLE runs, mean ± σ"
+else
+	for cmd in kafkalint kafkalint_context conftest; do
+		var="single_$cmd"
+		read -r -a argv <<<"${!var}"
+		"${argv[@]}" >/dev/null 2>&1 || true
+		start=$(date +%s%N)
+		for _ in $(seq "$SINGLE"); do "${argv[@]}" >/dev/null 2>&1 || true; done
+		end=$(date +%s%N)
+		SINGLE_MS[$cmd]=$(awk -v d=$((end - start)) -v n="$SINGLE" 'BEGIN { printf "%.1f", d / n / 1e6 }')
+	done
+	single_how="loop of $SINGLE runs, mean"
+fi
+load_after="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
+
+# --- report --------------------------------------------------------------------
+fps() { awk -v f="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", f / t; else print "-" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+verdict() { awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN { ok = (op == ">=") ? v >= t : (op == "<=") ? v <= t : v < t; print ok ? "met" : "MISSED" }'; }
+
+cpu_model="$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || uname -m)"
+printf '\nkafkalint benchmark — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+printf 'machine: %s, %s CPUs, %s MB RAM; load average %s before, %s after\n' \
+	"$cpu_model" "$(nproc)" "$(awk '/MemTotal/ { printf "%d", $2 / 1024 }' /proc/meminfo 2>/dev/null)" "$load_before" "$load_after"
+printf 'tools: %s, kafkalint %s, conftest %s\n' "$(go env GOVERSION)" "$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')" "$conftest_version"
+printf 'tree: %d repositories x %d files = %d files (%d .properties), seed %d, in %s\n\n' \
+	"$REPOS" "$FILES_PER_REPO" "$files_all" "$files_props" "$SEED" "$TREE"
+
+printf '%-44s %7s %9s %8s %9s %9s\n' measurement files "wall s" "cpu s" "files/s" "peak MB"
+row() { # name label files
+	printf '%-44s %7d %9s %8s %9s %9s  %s\n' "$2" "$3" "${WALL[$1]}" "${CPU[$1]}" "$(fps "$3" "${WALL[$1]}")" "${RSS[$1]}" "${NOTE[$1]}"
+}
+row lint "kafkalint lint, whole tree" "$files_all"
+row inspect "kafkalint inspect (parse-only baseline)" "$files_all"
+row lint_props "kafkalint lint, .properties files" "$files_props"
+row conftest_props "conftest test, .properties files" "$files_props"
+row lint_2x "kafkalint lint, tree x2" "$files_all2"
+
+thr=$(ratio "$(fps "$files_props" "${WALL[lint_props]}")" "$(fps "$files_props" "${WALL[conftest_props]}")")
+thr_cpu=$(ratio "${CPU[conftest_props]}" "${CPU[lint_props]}")
+base=$(ratio "${WALL[lint]}" "${WALL[inspect]}")
+base_cpu=$(ratio "${CPU[lint]}" "${CPU[inspect]}")
+lin=$(ratio "$(ratio "${WALL[lint_2x]}" "${WALL[lint]}")" "$(ratio "$files_all2" "$files_all")")
+lin_cpu=$(ratio "$(ratio "${CPU[lint_2x]}" "${CPU[lint]}")" "$(ratio "$files_all2" "$files_all")")
+one_k="${SINGLE_MS[kafkalint]%% *}"
+one_c="${SINGLE_MS[conftest]%% *}"
+
+printf '\nsingle file, process start to exit (%s), %s:\n' "$single_how" "${one#"$TREE"/}"
+printf '  kafkalint lint FILE                      %s ms\n' "${SINGLE_MS[kafkalint]}"
+printf '  kafkalint lint --context REPO FILE       %s ms  (the default pre-commit hook: analyses the 10-file repository)\n' "${SINGLE_MS[kafkalint_context]}"
+printf '  conftest test FILE                       %s ms\n' "${SINGLE_MS[conftest]}"
+
+printf '\ntargets (issue 7)                                        measured (cpu)    target    verdict\n'
+printf '  lint throughput vs conftest, same files      %10sx (%sx)   >= 5x     %s\n' "$thr" "$thr_cpu" "$(verdict "$thr" '>=' 5)"
+printf '  lint time / parse-only baseline              %10sx (%sx)   <= 2x     %s\n' "$base" "$base_cpu" "$(verdict "$base" '<=' 2)"
+printf '  single file: kafkalint / conftest            %10sx           <= 1x     %s\n' "$(ratio "$one_k" "$one_c")" "$(verdict "$(ratio "$one_k" "$one_c")" '<=' 1)"
+printf '  peak RSS, lint of %5d files                 %8s MB           < 300 MB  %s\n' "$files_all" "${RSS[lint]}" "$(verdict "${RSS[lint]}" '<' 300)"
+printf '  time growth for 2x files (per file)          %10sx (%sx)   <= 1.1x   %s\n' "$lin" "$lin_cpu" "$(verdict "$lin" '<=' 1.1)"
+printf '\n(2x files -> <= 2.2x time is a per-file growth of <= 1.1x; "cpu" is user+sys time, less sensitive to a busy machine.)\n'
+printf 'outputs and per-run times: %s\n' "$OUT"

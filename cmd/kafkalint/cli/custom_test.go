@@ -1,0 +1,463 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/report"
+)
+
+// customWantRE matches a want marker naming custom rule ids (not KFK ones,
+// which TestExamples checks).
+var customWantRE = regexp.MustCompile(`[#!]\s*want(-file)?:\s*([A-Z][A-Z0-9]*-?\d+(?:\s*,\s*[A-Z][A-Z0-9]*-?\d+)*)`)
+
+// readCustomWants collects "file:line:ID" for the custom rule ids announced
+// under root, with readWants' placement rules.
+func readCustomWants(t *testing.T, root string) []string {
+	t.Helper()
+	var wants []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rel := filepath.ToSlash(path)
+		var pending []string
+		sc := bufio.NewScanner(f)
+		for line := 1; sc.Scan(); line++ {
+			text := strings.TrimSpace(sc.Text())
+			if m := customWantRE.FindStringSubmatch(text); m != nil {
+				var ids []string
+				for id := range strings.SplitSeq(strings.ReplaceAll(m[2], " ", ""), ",") {
+					if !strings.HasPrefix(id, "KFK") {
+						ids = append(ids, id)
+					}
+				}
+				code := strings.TrimSpace(text[:customWantRE.FindStringIndex(text)[0]])
+				switch {
+				case m[1] == "-file":
+					for _, id := range ids {
+						wants = append(wants, fmt.Sprintf("%s:1:%s", rel, id))
+					}
+					continue
+				case code != "" && !strings.HasPrefix(code, "#"):
+					for _, id := range append(pending, ids...) {
+						wants = append(wants, fmt.Sprintf("%s:%d:%s", rel, line, id))
+					}
+					pending = nil
+					continue
+				}
+				pending = append(pending, ids...)
+				continue
+			}
+			if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "!") {
+				continue
+			}
+			for _, id := range pending {
+				wants = append(wants, fmt.Sprintf("%s:%d:%s", rel, line, id))
+			}
+			pending = nil
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(wants)
+	return wants
+}
+
+// TestCustomPolicyExamples lints examples/custom-policies with its policies
+// and parameters and requires exactly the custom findings its want markers
+// announce, the built-in findings of a run without them, and that every
+// example rule fires; its Rego tests must pass.
+func TestCustomPolicyExamples(t *testing.T) {
+	t.Chdir(repoRoot(t))
+	const dir = "examples/custom-policies"
+	wants := readCustomWants(t, dir+"/configs")
+	if len(wants) < 3 {
+		t.Fatalf("want markers for the custom rules: %v", wants)
+	}
+	_, plain := lintJSON(t, dir)
+	_, rep := lintJSON(t, "--policy", dir+"/policies", "--data", dir+"/thresholds.yaml", dir)
+	if len(rep.Errors) > 0 {
+		t.Errorf("load errors: %+v", rep.Errors)
+	}
+	var got, builtin, plainBuiltin []string
+	fired := map[string]bool{}
+	for _, f := range rep.Findings {
+		key := fmt.Sprintf("%s:%d:%s", f.File, f.Line, f.ID)
+		if strings.HasPrefix(f.ID, "KFK") {
+			builtin = append(builtin, key)
+			continue
+		}
+		got = append(got, key)
+		fired[f.ID] = true
+	}
+	for _, f := range plain.Findings {
+		plainBuiltin = append(plainBuiltin, fmt.Sprintf("%s:%d:%s", f.File, f.Line, f.ID))
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff(wants, got); diff != "" {
+		t.Errorf("custom findings mismatch (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(plainBuiltin, builtin); diff != "" {
+		t.Errorf("the custom policies changed the built-in findings (-without +with):\n%s", diff)
+	}
+	for _, id := range []string{"ACME001", "ACME002", "ACME003"} {
+		if !fired[id] {
+			t.Errorf("%s fires in no example", id)
+		}
+	}
+	if code, out, stderr := run(t, "test", dir); code != ExitOK || !strings.Contains(out, "PASS: ") {
+		t.Errorf("kafkalint test %s: exit %d\n%s%s", dir, code, out, stderr)
+	}
+}
+
+// acmeRule is a custom rule reporting brokers that set
+// auto.create.topics.enable=true explicitly.
+const acmeRule = `# METADATA
+# title: Auto topic creation on
+# description: Brokers create topics on first use.
+# related_resources:
+#   - description: ACME rule book
+#     ref: https://rules.acme.example/ACME100
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: ACME100
+#   severity: warning
+#   scope: production
+#   category: operations
+package custom.acme["auto-create"]
+
+import data.kafkalint.lib.result
+
+report contains result.fail(s, "auto.create.topics.enable=true: ACME creates topics through Terraform only") if {
+	some node in input.nodes
+	s := node.settings["auto.create.topics.enable"]
+	s.value == true
+}
+`
+
+const acmeBroker = "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontrolled.shutdown.enable=true\ncontroller.listener.names=CONTROLLER\nauto.create.topics.enable=true\n"
+
+// customSetup writes the rule (and its page) under policies/acme and a
+// production broker that breaks it, in an isolated working directory.
+func customSetup(t *testing.T, rule string) {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "policies/acme/auto_create.rego", rule)
+	writeFile(t, "policies/acme/ACME100.md", "# ACME100 auto-create\n\n## Why\n\nTopics are created by Terraform.\n")
+	writeFile(t, "prod/server.properties", acmeBroker)
+}
+
+func TestCustomFindingInEveryFormat(t *testing.T) {
+	customSetup(t, acmeRule)
+	code, _, stderr := run(t, "lint", "--policy", "policies", "--fail-level", "warning",
+		"--format", "text=out/report.txt", "--format", "json=out/report.json", "--format", "sarif=out/report.sarif",
+		"--format", "github=out/github.txt", "--format", "junit=out/junit.xml", "prod")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d (a warning at --fail-level warning)\n%s", code, ExitFindings, stderr)
+	}
+	const docs = "https://rules.acme.example/ACME100"
+	var rep report.Report
+	readJSON(t, "out/report.json", &rep)
+	var acme []report.Finding
+	for _, f := range rep.Findings {
+		if f.ID == "ACME100" {
+			acme = append(acme, f)
+		}
+	}
+	if len(acme) != 1 {
+		t.Fatalf("JSON findings %+v, want one ACME100", rep.Findings)
+	}
+	f := acme[0]
+	if f.File != "prod/server.properties" || f.Line != 6 || f.Slug != "auto-create" || f.Severity != "warning" ||
+		f.DocsURL != docs || f.Environment != "production" || f.Key != "auto.create.topics.enable" || f.Fingerprint == "" {
+		t.Errorf("JSON finding %+v", f)
+	}
+	for file, want := range map[string][]string{
+		"out/report.txt": {"prod/server.properties:6:1: warning ACME100 auto.create.topics.enable=true: ACME creates topics through Terraform only (auto-create)"},
+		"out/github.txt": {"::warning file=prod/server.properties,line=6,col=1,title=ACME100 auto-create::", docs},
+		"out/junit.xml":  {`name="ACME100 auto-create: auto.create.topics.enable"`, docs},
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %q:\n%s", file, w, b)
+			}
+		}
+	}
+	var sarif struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID               string
+						Name             string
+						HelpURI          string
+						ShortDescription struct{ Text string }
+						Help             struct{ Markdown string }
+						Properties       struct{ Tags []string }
+					}
+				}
+			}
+			Results []struct {
+				RuleID    string
+				RuleIndex int
+			}
+		}
+	}
+	readJSON(t, "out/report.sarif", &sarif)
+	run := sarif.Runs[0]
+	index := slices.IndexFunc(run.Tool.Driver.Rules, func(r struct {
+		ID               string
+		Name             string
+		HelpURI          string
+		ShortDescription struct{ Text string }
+		Help             struct{ Markdown string }
+		Properties       struct{ Tags []string }
+	}) bool {
+		return r.ID == "ACME100"
+	})
+	if index < 0 {
+		t.Fatal("SARIF rules[] lacks ACME100")
+	}
+	r := run.Tool.Driver.Rules[index]
+	if r.Name != "auto-create" || r.HelpURI != docs || r.ShortDescription.Text != "Auto topic creation on" ||
+		!strings.Contains(r.Help.Markdown, "Topics are created by Terraform.") || !slices.Contains(r.Properties.Tags, "operations") {
+		t.Errorf("SARIF rule %+v", r)
+	}
+	if !slices.ContainsFunc(run.Results, func(res struct {
+		RuleID    string
+		RuleIndex int
+	}) bool {
+		return res.RuleID == "ACME100" && res.RuleIndex == index
+	}) {
+		t.Errorf("SARIF results lack ACME100 at rule index %d: %+v", index, run.Results)
+	}
+}
+
+// TestCustomRuleConfigured: policies and data from .kafkalint.yaml, a
+// severity from rules:, an inline suppression by slug, rules, explain and
+// config verify.
+func TestCustomRuleConfigured(t *testing.T) {
+	customSetup(t, acmeRule)
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "policies: [policies]\ndata: params.yaml\n", "  ACME100: error\n"))
+	writeFile(t, "params.yaml", "custom:\n  anything: 1\n")
+	code, rep := lintJSON(t, "prod")
+	if code != ExitFindings || len(rep.Findings) != 1 || rep.Findings[0].ID != "ACME100" || rep.Findings[0].Severity != "error" {
+		t.Fatalf("exit %d, findings %+v: want ACME100 as an error", code, rep.Findings)
+	}
+	writeFile(t, "prod/server.properties", strings.Replace(acmeBroker, "auto.create.topics.enable=true",
+		"# kafkalint:ignore auto-create -- the tooling cluster creates topics on demand\nauto.create.topics.enable=true", 1))
+	if code, rep := lintJSON(t, "prod"); code != ExitOK || len(rep.Findings) != 0 || rep.Summary.Suppressed != 1 {
+		t.Errorf("suppressed by slug: exit %d, %+v", code, rep)
+	}
+	if code, out, stderr := run(t, "rules"); code != ExitOK || !regexp.MustCompile(`(?m)^ACME100\s+auto-create\s+warning\s+production\s+Auto topic creation on$`).MatchString(out) ||
+		!strings.Contains(out, "KFK1001") {
+		t.Errorf("rules: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, _ := run(t, "explain", "ACME100"); code != ExitOK || !strings.Contains(out, "Topics are created by Terraform.") ||
+		!strings.Contains(out, "Docs: https://rules.acme.example/ACME100") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+	if code, out, stderr := run(t, "config", "verify"); code != ExitOK || !strings.Contains(out, ": ok") {
+		t.Errorf("config verify: exit %d\n%s%s", code, out, stderr)
+	}
+	// Without the policies, the configuration names a rule that does not exist.
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  ACME100: error\n"))
+	if code, _, stderr := run(t, "config", "verify"); code != ExitError || !strings.Contains(stderr, `unknown rule "ACME100"`) {
+		t.Errorf("config verify without the policies: exit %d\n%s", code, stderr)
+	}
+	// --policy on the command line brings it back.
+	writeFile(t, "prod/server.properties", acmeBroker)
+	if code, _, stderr := run(t, "lint", "--policy", "policies", "prod"); code != ExitFindings {
+		t.Errorf("lint --policy: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestCustomPolicyRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		rule string
+		want []string
+	}{
+		{"compile error", strings.Replace(acmeRule, "s.value == true", "s.value == tru", 1),
+			[]string{"kafkalint: policies/acme/auto_create.rego:21:", "tru"}},
+		{"forbidden builtin", strings.Replace(acmeRule, "\ts.value == true\n", "\ts.value == true\n\thttp.send({\"method\": \"get\", \"url\": \"https://x\"}).status_code == 200\n", 1),
+			[]string{"kafkalint: policies/acme/auto_create.rego:22:2: http.send is not allowed in kafkalint policies (network access)"}},
+		{"KFK prefix", strings.Replace(acmeRule, "id: ACME100", "id: KFK1234", 1),
+			[]string{"kafkalint: policies/acme/auto_create.rego:1:1: custom.id KFK1234: the KFK prefix is reserved for built-in rules"}},
+		{"duplicate id", acmeRule,
+			[]string{"rule id ACME100 is already used by ACME100 (policies/acme/"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			customSetup(t, tt.rule)
+			if tt.name == "duplicate id" {
+				writeFile(t, "policies/acme/copy.rego", strings.Replace(acmeRule, `["auto-create"]`, `["auto-create-again"]`, 1))
+			}
+			for _, args := range [][]string{{"lint", "--policy", "policies", "prod"}, {"rules", "--policy", "policies"}} {
+				code, out, stderr := run(t, args...)
+				if code != ExitError {
+					t.Errorf("%v: exit %d, want %d\n%s", args, code, ExitError, out)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(stderr, w) {
+						t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestPolicyTimeout(t *testing.T) {
+	slow := strings.Replace(acmeRule, "\ts.value == true\n",
+		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
+	customSetup(t, slow)
+	code, out, stderr := run(t, "lint", "--policy", "policies", "--policy-timeout", "200ms", "prod")
+	if code != ExitError || !strings.Contains(stderr, "kafkalint: policy evaluation did not finish within --policy-timeout 200ms") {
+		t.Errorf("exit %d, want %d with the timeout explained\nstdout:\n%s\nstderr:\n%s", code, ExitError, out, stderr)
+	}
+}
+
+// TestDataOverridesBuiltinThreshold: --data (or data: in .kafkalint.yaml)
+// sets KFK3001's minimum; a mistake in the file is exit 2 at file:line:col.
+func TestDataOverridesBuiltinThreshold(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/controller.properties", "process.roles=controller\nnode.id=1\nlisteners=CONTROLLER://c1.example.com:9093\n"+
+		"controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@c1.example.com:9093,2@c2.example.com:9093,3@c3.example.com:9093\n")
+	writeFile(t, "strict.yaml", "quorum:\n  min_voters: 5\n")
+	count := func(rep report.Report) int {
+		n := 0
+		for _, f := range rep.Findings {
+			if f.ID == "KFK3001" {
+				n++
+			}
+		}
+		return n
+	}
+	if _, rep := lintJSON(t, "prod"); count(rep) != 0 {
+		t.Errorf("KFK3001 on 3 voters by default: %+v", rep.Findings)
+	}
+	code, rep := lintJSON(t, "--data", "strict.yaml", "prod")
+	if code != ExitFindings || count(rep) != 1 || !strings.Contains(rep.Findings[0].Message, "fewer than the 5 required") {
+		t.Errorf("--data strict.yaml: exit %d, %+v", code, rep.Findings)
+	}
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "data: strict.yaml\n", ""))
+	if _, rep := lintJSON(t, "prod"); count(rep) != 1 {
+		t.Errorf("data: in .kafkalint.yaml: %+v", rep.Findings)
+	}
+	writeFile(t, "typo.yaml", "quorum:\n  min_voter: 5\n")
+	if code, _, stderr := run(t, "lint", "--data", "typo.yaml", "prod"); code != ExitError ||
+		!strings.Contains(stderr, `kafkalint: typo.yaml:2:3: unknown parameter "quorum.min_voter"; did you mean "min_voters"?`) {
+		t.Errorf("typo: exit %d\n%s", code, stderr)
+	}
+}
+
+const acmeTest = `package custom.acme.auto_create_test
+
+import data.custom.acme["auto-create"] as rule
+
+test_fires if {
+	count(rule.report) == 1 with input as kafkalint.parse("properties", "prod/server.properties", "process.roles=broker\nnode.id=1\nauto.create.topics.enable=true\n")
+}
+
+test_silent_when_off if {
+	count(rule.report) == 0 with input as kafkalint.parse("properties", "prod/server.properties", "process.roles=broker\nnode.id=1\nauto.create.topics.enable=false\n")
+}
+`
+
+func TestTestCommand(t *testing.T) {
+	customSetup(t, acmeRule)
+	writeFile(t, "policies/acme/auto_create_test.rego", acmeTest)
+	code, out, stderr := run(t, "test", "--coverage", "policies")
+	if code != ExitOK || !strings.Contains(out, "PASS: 2/2") || !strings.Contains(out, "policies/acme/auto_create.rego: 100.0%") {
+		t.Errorf("passing tests: exit %d\n%s%s", code, out, stderr)
+	}
+	// With no PATH: the configuration's policies.
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", ""))
+	if code, out, _ := run(t, "test"); code != ExitOK || !strings.Contains(out, "PASS: 2/2") {
+		t.Errorf("test with .kafkalint.yaml policies: exit %d\n%s", code, out)
+	}
+	writeFile(t, "policies/acme/auto_create_test.rego", strings.Replace(acmeTest, "count(rule.report) == 0", "count(rule.report) == 1", 1))
+	code, out, _ = run(t, "test", "policies")
+	if code != ExitFindings || !strings.Contains(out, "test_silent_when_off: FAIL") || !strings.Contains(out, "FAIL: 1/2") {
+		t.Errorf("failing test: exit %d, want %d\n%s", code, ExitFindings, out)
+	}
+	writeFile(t, "policies/acme/auto_create_test.rego", strings.Replace(acmeTest, "count(rule.report) == 0", "counts(rule.report) == 0", 1))
+	if code, _, stderr := run(t, "test", "policies"); code != ExitError || !strings.Contains(stderr, "policies/acme/auto_create_test.rego:10:") {
+		t.Errorf("test that does not compile: exit %d\n%s", code, stderr)
+	}
+	if err := os.Remove("policies/acme/auto_create_test.rego"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "test", "policies"); code != ExitError || !strings.Contains(stderr, "no test in policies") {
+		t.Errorf("no tests: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestNewRule(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	code, out, stderr := run(t, "new-rule", "--id", "ACME007", "--slug", "long-retention", "--severity", "error", "policies/kafka")
+	if code != ExitOK {
+		t.Fatalf("new-rule: exit %d\n%s%s", code, out, stderr)
+	}
+	for _, f := range []string{"long_retention.rego", "long_retention_test.rego", "ACME007.md"} {
+		if !strings.Contains(out, "created policies/kafka/long-retention/"+f) {
+			t.Errorf("output lacks %s:\n%s", f, out)
+		}
+	}
+	if code, out, stderr := run(t, "test", "policies/kafka"); code != ExitOK || !strings.Contains(out, "PASS: 5/5") {
+		t.Errorf("the scaffold's tests: exit %d\n%s%s", code, out, stderr)
+	}
+	writeFile(t, "prod/server.properties", strings.Replace(acmeBroker, "auto.create.topics.enable=true", "log.retention.hours=720", 1))
+	code, rep := lintJSON(t, "--policy", "policies/kafka", "prod")
+	if code != ExitFindings || len(rep.Findings) != 1 || rep.Findings[0].ID != "ACME007" || rep.Findings[0].Line != 6 ||
+		rep.Findings[0].Severity != "error" || rep.Findings[0].DocsURL != "https://example.com/kafka-rules/ACME007" {
+		t.Errorf("lint with the scaffold: exit %d, %+v", code, rep.Findings)
+	}
+	if code, out, _ := run(t, "explain", "--policy", "policies/kafka", "ACME007"); code != ExitOK || !strings.HasPrefix(out, "# ACME007 long-retention\n") {
+		t.Errorf("explain the scaffold: exit %d\n%s", code, out)
+	}
+	if code, _, stderr := run(t, "new-rule", "--id", "ACME007", "--slug", "long-retention", "policies/kafka"); code != ExitError ||
+		!strings.Contains(stderr, "policies/kafka/long-retention/long_retention.rego exists") {
+		t.Errorf("overwrite: exit %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"--id", "KFK1234", "--slug", "x"},
+		{"--id", "acme1", "--slug", "x"},
+		{"--id", "ACME8", "--slug", "Not_Kebab"},
+		{"--id", "ACME8", "--slug", "x", "--scope", "staging"},
+		{"--slug", "x"},
+	} {
+		if code, _, _ := run(t, append(append([]string{"new-rule"}, args...), "other")...); code != ExitError {
+			t.Errorf("new-rule %v: exit %d, want %d", args, code, ExitError)
+		}
+	}
+	if _, err := os.Stat("other"); err == nil {
+		t.Error("a refused new-rule created files")
+	}
+}

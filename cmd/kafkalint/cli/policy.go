@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/docs"
+	"github.com/kafkalint/kafkalint/policies"
+)
+
+// DefaultPolicyTimeout limits the evaluation of one run unless
+// --policy-timeout says otherwise: far beyond what the built-in rules need
+// on a large monorepo, short enough that a runaway custom policy fails CI
+// clearly instead of hanging it.
+const DefaultPolicyTimeout = 30 * time.Second
+
+// policyFlags select custom policies and parameters (docs/custom-policies.md).
+type policyFlags struct {
+	paths   []string
+	data    []string
+	timeout time.Duration
+}
+
+// addPolicyFlags declares --policy and --data, and --policy-timeout for
+// the commands that evaluate.
+func addPolicyFlags(fl *pflag.FlagSet, p *policyFlags, evaluates bool) {
+	fl.StringArrayVar(&p.paths, "policy", nil, "custom policies: a `DIR` (walked recursively) or .rego file, repeatable (default: .kafkalint.yaml policies)")
+	fl.StringArrayVar(&p.data, "data", nil, "parameters for the policies at data.kafkalint.params: a YAML or JSON `FILE`, repeatable (default: .kafkalint.yaml data)")
+	if evaluates {
+		fl.DurationVar(&p.timeout, "policy-timeout", DefaultPolicyTimeout, "stop with an error when evaluating the policies takes longer than `DURATION` (0: no limit)")
+	}
+}
+
+// policyEngine returns the engine for a run: the built-in rules plus the
+// custom policies and parameters of the flags, else of the configuration
+// file (--config, or the .kafkalint.yaml lint would use). Any problem is a
+// usage error (exit 2) naming file:line.
+func policyEngine(ctx context.Context, configFile string, p policyFlags) (*policies.Engine, error) {
+	opts, err := policyOptions(configFile, p)
+	if err != nil {
+		return nil, err
+	}
+	engine, err := policies.Load(ctx, opts)
+	if err != nil {
+		return nil, &exitError{code: ExitError, err: err}
+	}
+	return engine.WithTimeout(p.timeout), nil
+}
+
+// policyOptions merges the flags with the configuration file: a flag
+// replaces the file's list, as every flag wins over the file.
+func policyOptions(configFile string, p policyFlags) (policies.Options, error) {
+	opts := policies.Options{Policies: p.paths, Data: p.data}
+	if len(p.paths) > 0 && len(p.data) > 0 {
+		return opts, nil
+	}
+	path := configFile
+	if path == "" {
+		found, err := config.Find(".")
+		if err != nil {
+			return opts, usageError("%v", err)
+		}
+		path = found
+	}
+	if path == "" {
+		return opts, nil
+	}
+	// The configuration's rules may name custom rules, which exist only
+	// once its policies are loaded: read the file for its paths here,
+	// accepting any rule name; loadConfig checks it all with the engine.
+	cfg, err := config.Load(path, displayName(path), func(s string) (string, bool) { return s, true })
+	if err != nil {
+		return opts, &exitError{code: ExitError, err: err}
+	}
+	if len(opts.Policies) == 0 {
+		opts.Policies = cfg.Policies
+	}
+	if len(opts.Data) == 0 {
+		opts.Data = cfg.Data
+	}
+	return opts, nil
+}
+
+// evaluationError explains an evaluation that the run's time limit ended.
+func evaluationError(ctx context.Context, engine *policies.Engine, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("policy evaluation did not finish within --policy-timeout %s: a policy is too slow or does not terminate (a custom policy that iterates over every combination of a large input?); fix the policy, or raise --policy-timeout for very large inputs", engine.Timeout())
+	}
+	return fmt.Errorf("policy evaluation failed: %w", err)
+}
+
+// ruleHelp is a rule's documentation page: the built-in page, or the
+// <ID>.md beside a custom rule.
+func ruleHelp(r *policies.Rule) string {
+	if r.Source != "" {
+		return r.Help
+	}
+	help, _ := docs.Rule(r.ID) // every built-in rule has a page (policies meta test)
+	return help
+}
+
+// customRulePage describes a custom rule that has no <ID>.md page.
+func customRulePage(r *policies.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s %s\n\n%s\n\n| Severity | Scope | Category | Source |\n|---|---|---|---|\n| %s | %s | %s | %s |\n\n%s\n",
+		r.ID, r.Slug, r.Title, r.Severity, r.Scope, r.Category, r.Source, r.Description)
+	return b.String()
+}

@@ -1,0 +1,100 @@
+package loader
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/kafkalint/kafkalint/loader/catalog"
+)
+
+// Source is the content of one file loaded from memory (a policy test's
+// snippet) rather than from disk.
+type Source struct {
+	// Name is the file's path as findings show it: relative and
+	// slash-separated. Its segments give the environment (prod/...) and
+	// its base name the kind of file (meta.properties, values.yaml,
+	// main.tf), exactly as for a file on disk.
+	Name string
+	// Format names the adapter that reads it: "properties", "terraform" or
+	// "yaml"; "" chooses by name, as for a file named on the command line.
+	Format string
+	Data   []byte
+}
+
+// noSuchDir is where in-memory sources pretend to live: a directory that
+// cannot exist (a path below the null device), so that the files an
+// adapter reads beside a source (a compose .env, a chart's Chart.yaml, a
+// Terraform templatefile) are simply absent and never come from the
+// working directory.
+var noSuchDir = filepath.Join(os.DevNull, "kafkalint-source")
+
+// SourceFormats are the values Source.Format accepts besides "".
+func SourceFormats() []string {
+	var out []string
+	for _, a := range adapters {
+		out = append(out, a.name)
+	}
+	return out
+}
+
+// LoadSources loads in-memory files as Load loads files from disk: the same
+// adapters, typing, defaults, environments and grouping into clusters.
+// Sources whose names share a directory are read together, as the files of
+// one directory are (a Terraform module, Strimzi resources).
+func LoadSources(sources []Source, opts Options) (*Result, error) {
+	if opts.Environment != "" && !slices.Contains(Environments, opts.Environment) {
+		return nil, fmt.Errorf("unknown environment %q (want one of %s)", opts.Environment, strings.Join(Environments, ", "))
+	}
+	if opts.KafkaVersion != "" && !catalog.ValidVersion(opts.KafkaVersion) {
+		return nil, fmt.Errorf("invalid Kafka version %q (want X.Y, e.g. 3.9)", opts.KafkaVersion)
+	}
+	seen := map[string]bool{}
+	var files []Input
+	for _, s := range sources {
+		name := path.Clean(filepath.ToSlash(s.Name))
+		if s.Name == "" || path.IsAbs(name) || name == ".." || strings.HasPrefix(name, "../") {
+			return nil, fmt.Errorf("file name %q: want a relative path such as prod/server.properties", s.Name)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("file name %q is given twice", name)
+		}
+		seen[name] = true
+		a, err := sourceAdapter(s.Format, name)
+		if err != nil {
+			return nil, err
+		}
+		data := s.Data
+		if data == nil {
+			data = []byte{}
+		}
+		files = append(files, Input{
+			Path: filepath.Join(noSuchDir, filepath.FromSlash(name)), Display: name,
+			Explicit: true, adapter: a, data: data,
+		})
+	}
+	res := &Result{}
+	loadInputs(res, files, opts)
+	return res, nil
+}
+
+// sourceAdapter picks the adapter for format, checking that an adapter that
+// tells files apart by name (Terraform, YAML) accepts the name.
+func sourceAdapter(format, name string) (*adapter, error) {
+	if format == "" {
+		return adapterFor(name, true), nil
+	}
+	for _, a := range adapters {
+		if a.name != format {
+			continue
+		}
+		if a != fallback && !a.match(name) {
+			return nil, fmt.Errorf("file name %q is not a %s file name (the %s reader tells files apart by name)", name, format, format)
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(SourceFormats(), ", "))
+}

@@ -1,0 +1,105 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteAuditText writes one table row per repository (files, clusters,
+// findings by severity, load errors and the worst rule), then every load
+// error and a summary line.
+func WriteAuditText(w io.Writer, a *Audit) error {
+	bw := bufio.NewWriter(w)
+	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "REPOSITORY\tFILES\tCLUSTERS\tERRORS\tWARNINGS\tINFO\tLOAD ERRORS\tWORST RULE")
+	for i, r := range a.Repos {
+		s := r.Summary
+		if s.Failed {
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tnot analyzed (see below)\n", oneLine(r.Path), s.Errors)
+			continue
+		}
+		worst := "-"
+		if s.WorstRule != "" {
+			worst = s.WorstRule
+			if rc := a.Totals.ByRule[s.WorstRule]; rc != nil && rc.Slug != "" {
+				worst += " " + rc.Slug
+			}
+			n, err := a.ruleCount(i, s.WorstRule)
+			if err != nil {
+				return err
+			}
+			worst += " (" + strconv.Itoa(n) + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", oneLine(r.Path), r.Files, r.Clusters,
+			s.BySeverity[Error], s.BySeverity[Warning], s.BySeverity[Info], s.Errors, worst)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if a.Totals.Errors > 0 {
+		fmt.Fprint(bw, "\nload errors:\n")
+		for i, r := range a.Repos {
+			if r.Summary.Errors == 0 {
+				continue
+			}
+			full, err := a.Repo(i)
+			if err != nil {
+				return err
+			}
+			for _, e := range full.Errors {
+				switch {
+				case e.File == RepoFailure:
+					fmt.Fprintf(bw, "%s: %s\n", oneLine(full.Path), oneLine(e.Message))
+				case e.Line > 0:
+					fmt.Fprintf(bw, "%s:%d: load error %s\n", oneLine(repoFile(full.Path, e.File)), e.Line, oneLine(e.Message))
+				default:
+					fmt.Fprintf(bw, "%s: load error %s\n", oneLine(repoFile(full.Path, e.File)), oneLine(e.Message))
+				}
+			}
+		}
+	}
+	fmt.Fprint(bw, "\n"+AuditSummaryLine(a.Totals)+"\n")
+	return bw.Flush()
+}
+
+// AuditSummaryLine is the one-line summary of an audit's totals.
+func AuditSummaryLine(t AuditTotals) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s", t.Repos, pluralWord(t.Repos, "repository", "repositories"))
+	if t.Failed > 0 {
+		fmt.Fprintf(&b, " (%d not analyzed)", t.Failed)
+	}
+	fmt.Fprintf(&b, ", %d %s, %d %s: %d %s, %d %s, %d info",
+		t.Files, plural(t.Files, "file"), t.Clusters, plural(t.Clusters, "cluster"),
+		t.BySeverity[Error], plural(t.BySeverity[Error], "error"), t.BySeverity[Warning], plural(t.BySeverity[Warning], "warning"),
+		t.BySeverity[Info])
+	if t.Suppressed > 0 {
+		fmt.Fprintf(&b, "; not shown: %d suppressed", t.Suppressed)
+	}
+	if t.WithErrors > 0 {
+		fmt.Fprintf(&b, "; %d load %s in %d %s", t.Errors, plural(t.Errors, "error"), t.WithErrors, pluralWord(t.WithErrors, "repository", "repositories"))
+	}
+	return b.String()
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// oneLine replaces control characters (a newline in a file name or a
+// message) so that one entry stays on one line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
