@@ -277,13 +277,17 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	case !info.IsDir():
 		return report.FailedRepo(spec.path, "not analyzed: not a directory")
 	}
-	cfg, err := a.config(spec)
+	engine, err := a.repoEngine(ctx, spec)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	opts := loadOptions(a.flags.env, cmp.Or(a.flags.kafkaVersion, cfg.KafkaVersion), cfg, a.engine)
+	cfg, err := a.config(spec, engine)
+	if err != nil {
+		return report.FailedRepo(spec.path, "not analyzed: "+strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	opts := loadOptions(a.flags.env, cmp.Or(a.flags.kafkaVersion, cfg.KafkaVersion), cfg, engine)
 	opts.Dir = spec.abs
-	_, rep, err := analyze(ctx, a.engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores)
+	_, rep, err := analyze(ctx, engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+err.Error())
 	}
@@ -291,9 +295,42 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	return report.NewAuditRepo(spec.path, rep)
 }
 
+// repoEngine is the shared built-in engine, or, for a repository whose own
+// .kafkalint.yaml names custom policies or parameters, an engine compiled
+// for that repository (once, for all of its clusters).
+func (a *auditor) repoEngine(ctx context.Context, spec repoSpec) (*policies.Engine, error) {
+	path := a.repoConfigPath(spec)
+	if path == "" {
+		return a.engine, nil
+	}
+	opts, err := policyOptions(path, policyFlags{})
+	if err != nil {
+		return nil, err
+	}
+	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
+		return a.engine, nil
+	}
+	engine, err := policies.Load(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return engine.WithTimeout(a.engine.Timeout()), nil
+}
+
+// repoConfigPath is the repository's own configuration file, or "".
+func (a *auditor) repoConfigPath(spec repoSpec) string {
+	for _, name := range config.FileNames {
+		p := filepath.Join(spec.abs, name)
+		if info, err := os.Stat(p); err == nil && !info.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
+
 // config is the repository's own .kafkalint.yaml (in its root only), else
 // the --config file with its globs made relative to the repository.
-func (a *auditor) config(spec repoSpec) (*config.Config, error) {
+func (a *auditor) config(spec repoSpec, engine *policies.Engine) (*config.Config, error) {
 	var found []string
 	for _, name := range config.FileNames {
 		p := filepath.Join(spec.abs, name)
@@ -307,7 +344,7 @@ func (a *auditor) config(spec repoSpec) (*config.Config, error) {
 		cfg.Dir = spec.abs
 		return &cfg, nil
 	case 1:
-		return config.Load(filepath.Join(spec.abs, found[0]), spec.path+"/"+found[0], ruleLookup(a.engine))
+		return config.Load(filepath.Join(spec.abs, found[0]), spec.path+"/"+found[0], ruleLookup(engine))
 	}
 	return nil, fmt.Errorf("both %s and %s exist; keep one", found[0], found[1])
 }

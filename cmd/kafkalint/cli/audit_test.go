@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -610,5 +611,33 @@ func TestAuditNoInlineIgnores(t *testing.T) {
 	_, repos, _, _ = auditReport(t, "audit", "--quiet", "--no-inline-ignores", "--config", "audit.yaml", "--format", "json", "--repos", "list.txt")
 	if got := repoFindings(repos[0]); !slices.Equal(got, []string{"prod/server.properties:7:KFK1001:error"}) {
 		t.Errorf("--no-inline-ignores: findings %v, want the suppressed one", got)
+	}
+}
+
+// TestAuditAppliesRepositoryPolicies: a repository whose .kafkalint.yaml
+// names custom policies is audited with them, as `kafkalint lint` in it
+// would be; the other repositories keep the built-in rules only.
+func TestAuditAppliesRepositoryPolicies(t *testing.T) {
+	auditTree(t)
+	policiesDir := filepath.Join(repoRoot(t), "examples", "custom-policies", "policies")
+	producer, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "configs", "prod", "clients", "producer.properties"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, "repos/acme/prod/producer.properties", string(producer))
+	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: ["+strconv.Quote(policiesDir)+"]\n", ""))
+	writeFile(t, "repos/plain/prod/producer.properties", string(producer))
+	_, repos, _, _ := auditReport(t, "audit", "--format", "json", "repos")
+	ids := map[string][]string{}
+	for _, r := range repos {
+		for _, f := range r.Findings {
+			ids[r.Path] = append(ids[r.Path], f.ID)
+		}
+	}
+	if !slices.Contains(ids["repos/acme"], "ACME003") {
+		t.Errorf("repos/acme findings = %v, want its custom rule ACME003", ids["repos/acme"])
+	}
+	if slices.Contains(ids["repos/plain"], "ACME003") {
+		t.Errorf("repos/plain findings = %v, want no custom rule: it names no policies", ids["repos/plain"])
 	}
 }
