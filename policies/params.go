@@ -280,7 +280,8 @@ func plain(n *yaml.Node, name string) (any, *Problem) {
 
 func plainValue(n *yaml.Node, name string, budget *int) (any, *Problem) {
 	n = resolveAlias(n)
-	if *budget--; *budget < 0 {
+	*budget--
+	if *budget < 0 {
 		return nil, nodeProblem(n, name, "the data expands to more than %d values (aliases?)", maxValues)
 	}
 	switch n.Kind {

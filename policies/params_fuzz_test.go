@@ -48,12 +48,15 @@ func FuzzMergeParams(f *testing.F) {
 }
 
 func TestMergeParamsAliasBomb(t *testing.T) {
-	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	var b strings.Builder
+	b.WriteString("a: &a [x, x, x, x, x, x, x, x, x, x]\n")
 	prev := "a"
 	for _, name := range []string{"b", "c", "d", "e", "f", "g", "h"} {
-		bomb += name + ": &" + name + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
+		refs := strings.Repeat("*"+prev+", ", 9) + "*" + prev
+		b.WriteString(name + ": &" + name + " [" + refs + "]\n")
 		prev = name
 	}
+	bomb := b.String()
 	params, err := DefaultParams()
 	if err != nil {
 		t.Fatal(err)

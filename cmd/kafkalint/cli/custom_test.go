@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/format"
 
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -124,6 +128,38 @@ func TestCustomPolicyExamples(t *testing.T) {
 	}
 	if code, out, stderr := run(t, "test", dir); code != ExitOK || !strings.Contains(out, "PASS: ") {
 		t.Errorf("kafkalint test %s: exit %d\n%s%s", dir, code, out, stderr)
+	}
+	regoFormatted(t, dir)
+}
+
+// regoFormatted requires the .rego files under dir to be as `opa fmt`
+// writes them.
+func regoFormatted(t *testing.T, dir string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rego") {
+			return err
+		}
+		n++
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		formatted, err := format.SourceWithOpts(p, src, format.Opts{RegoVersion: ast.RegoV1})
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(formatted, src) {
+			t.Errorf("%s is not formatted (opa fmt -w %s)", p, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Errorf("no .rego file under %s", dir)
 	}
 }
 
@@ -433,6 +469,7 @@ func TestNewRule(t *testing.T) {
 	if code, out, stderr := run(t, "test", "policies/kafka"); code != ExitOK || !strings.Contains(out, "PASS: 5/5") {
 		t.Errorf("the scaffold's tests: exit %d\n%s%s", code, out, stderr)
 	}
+	regoFormatted(t, "policies/kafka")
 	writeFile(t, "prod/server.properties", strings.Replace(acmeBroker, "auto.create.topics.enable=true", "log.retention.hours=720", 1))
 	code, rep := lintJSON(t, "--policy", "policies/kafka", "prod")
 	if code != ExitFindings || len(rep.Findings) != 1 || rep.Findings[0].ID != "ACME007" || rep.Findings[0].Line != 6 ||
