@@ -701,7 +701,7 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 }
 
 // typeOf returns a key's ConfigDef type: from the cluster's version, else
-// from any catalogued version (keys removed in newer Kafka keep their type),
+// from any cataloged version (keys removed in newer Kafka keep their type),
 // else "string".
 func typeOf(version string, scopes []string, key string) string {
 	for _, s := range scopes {

@@ -23,7 +23,7 @@ func corpusDir(t *testing.T) string {
 }
 
 // TestCorpusProperties loads every real-world properties file: no load
-// error, and each file is recognised as what its corpus folder says it is.
+// error, and each file is recognized as what its corpus folder says it is.
 func TestCorpusProperties(t *testing.T) {
 	root := corpusDir(t)
 	wantKind := map[string]string{

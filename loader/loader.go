@@ -1,7 +1,7 @@
 // Package loader turns Kafka configuration files into the normalized cluster
 // model (model.go) that the policies evaluate. Formats differ only here:
 // every parser produces the same records, which are then grouped into
-// clusters and typed against Kafka's catalogue for the cluster's version.
+// clusters and typed against Kafka's catalog for the cluster's version.
 package loader
 
 import (
@@ -23,9 +23,9 @@ import (
 type Options struct {
 	// Environment forces the environment of every file ("" = infer from path).
 	Environment string
-	// KafkaVersion is the target Kafka version ("" = newest catalogued).
+	// KafkaVersion is the target Kafka version ("" = newest cataloged).
 	KafkaVersion string
-	// DefaultKeys lists, per catalogue scope, the keys whose documented
+	// DefaultKeys lists, per catalog scope, the keys whose documented
 	// default is added to a record's settings when the file does not set
 	// them (the keys the policies read).
 	DefaultKeys map[string][]string

@@ -83,15 +83,15 @@ var connectorOverridePrefixes = []string{
 }
 
 // annotateMirror types flow keys by the connector key they set and, for a
-// catalogued version, annotates every explicit key: connector keys at the
-// top level or per flow are checked against the catalogue's mirror scope;
+// cataloged version, annotates every explicit key: connector keys at the
+// top level or per flow are checked against the catalog's mirror scope;
 // {alias}.* client and worker settings and connector client overrides are
-// exempt; a top-level key the catalogue does not know may be a Connect
-// worker setting (not catalogued), so it is reported only as a near miss
+// exempt; a top-level key the catalog does not know may be a Connect
+// worker setting (not cataloged), so it is reported only as a near miss
 // of a MirrorMaker key.
 func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 	aliases, _ := mirrorAliases(r)
-	checked := catalog.Catalogued(version)
+	checked := catalog.Cataloged(version)
 	scopes := []string{catalog.Mirror}
 	mirrorKeys := catalog.Keys(version, catalog.Mirror)
 	for _, s := range settings {

@@ -52,7 +52,7 @@ c->primary.enabled=true
 		{"primary", "backup", true, 3, int64(120), 4, int64(3)},
 		// enabled=yes reads as false, with no error.
 		{"backup", "primary", false, 5, int64(30), 6, int64(3)},
-		// c is not in clusters: the flow is modelled so rules can say so,
+		// c is not in clusters: the flow is modeled so rules can say so,
 		// and does not run although its enabled reads true.
 		{"c", "primary", false, 9, int64(30), 6, int64(3)},
 	}
@@ -113,7 +113,7 @@ offset.storage.replication.factor=3
 		{"A->B.topics.blacklist", annotation{Status: KeyRemoved, RemovedAfter: "3.9", Value: []string{"x"}}},
 		{"A->B.sync.group.offsets.interval.seconds", annotation{Status: KeyKnown, Invalid: "Not a number of type LONG"}},
 		{"emit.heartbeat.enabled", annotation{Status: KeyUnknown, Suggestion: "emit.heartbeats.enabled", Value: "false"}},
-		// Connect worker settings are not catalogued: not judged.
+		// Connect worker settings are not cataloged: not judged.
 		{"offset.storage.replication.factor", annotation{Status: KeyExempt, Value: "3"}},
 	}
 	for _, tt := range tests {

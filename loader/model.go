@@ -39,11 +39,11 @@ type Setting struct {
 	// "controller.controllerOnly" (with "(not set: ...)" when the chart's
 	// default applies), a compose environment variable.
 	Origin string `json:"origin,omitempty"`
-	// Catalogue annotations of an explicit setting (loader/validate.go),
-	// set only where the catalogue covers the unit's kind and the cluster's
+	// Catalog annotations of an explicit setting (loader/validate.go),
+	// set only where the catalog covers the unit's kind and the cluster's
 	// exact Kafka release line, so that a verdict is certain.
 	// KeyStatus is "known", "unknown", "removed" (defined by an older
-	// catalogued release, by none since) or "exempt" (read by prefix or by
+	// cataloged release, by none since) or "exempt" (read by prefix or by
 	// a plugin: listener.name.*, config.providers*, authorizer and vendor
 	// keys, client and alias overrides in MirrorMaker 2).
 	KeyStatus string `json:"key_status,omitempty"`
@@ -52,10 +52,10 @@ type Setting struct {
 	// KnownFor names the other kinds that define an unknown key (a consumer
 	// key in a producer file, a topic key in a broker file).
 	KnownFor []string `json:"known_for,omitempty"`
-	// AddedIn is the first catalogued release defining an unknown key that
+	// AddedIn is the first cataloged release defining an unknown key that
 	// is newer than the cluster's.
 	AddedIn string `json:"added_in,omitempty"`
-	// RemovedAfter is the last catalogued release defining a removed key.
+	// RemovedAfter is the last cataloged release defining a removed key.
 	RemovedAfter string `json:"removed_after,omitempty"`
 }
 

@@ -230,7 +230,7 @@ func parseListeners(r *Doc, key string, protocols map[string]string) []Listener 
 	return out
 }
 
-// inferType types a platform attribute, which no Kafka catalogue describes.
+// inferType types a platform attribute, which no Kafka catalog describes.
 func inferType(v string) string {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "true", "false":

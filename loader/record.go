@@ -194,7 +194,7 @@ var consumerKeys = []string{"group.id", "key.deserializer", "value.deserializer"
 var clientKeys = []string{"bootstrap.servers", "security.protocol", "sasl.mechanism", "sasl.jaas.config", "client.id", "interceptor.classes", "ssl.truststore.location", "ssl.keystore.location", "link.mode"}
 
 // classify decides what a properties file is. Order matters: a
-// meta.properties is recognised by name or by holding only its own keys; a
+// meta.properties is recognized by name or by holding only its own keys; a
 // MirrorMaker 2 file by `clusters` plus a flow key; a server config by any
 // node key (zookeeper.connect only without group.id, which 0.8 consumers
 // used with it); a client by its keys or, failing that, by a file name that

@@ -12,12 +12,12 @@ import (
 )
 
 // This file checks explicit settings against Kafka's configuration
-// catalogue: whether the key is known for the unit's kind in the cluster's
+// catalog: whether the key is known for the unit's kind in the cluster's
 // Kafka version (else removed, unknown with a did-you-mean suggestion, or
 // exempt because a plugin or a prefix reads it), and whether the value is
 // one the key's validator accepts. The verdicts are annotations on Setting
 // (KeyStatus, Suggestion, KnownFor, AddedIn, RemovedAfter, Invalid); the
-// rules only read them. The catalogue's valid_values strings are parsed
+// rules only read them. The catalog's valid_values strings are parsed
 // here, once each.
 
 // Key statuses (Setting.KeyStatus).
@@ -28,10 +28,10 @@ const (
 	KeyExempt  = "exempt"
 )
 
-// annotate sets the catalogue annotations of a unit's explicit settings. It
-// does nothing for units the catalogue does not describe (meta.properties)
+// annotate sets the catalog annotations of a unit's explicit settings. It
+// does nothing for units the catalog does not describe (meta.properties)
 // and, apart from MirrorMaker 2 flow keys' types, for a Kafka version whose
-// release line is not catalogued: there a key's absence proves nothing.
+// release line is not cataloged: there a key's absence proves nothing.
 func annotate(r *Doc, version string, settings map[string]*Setting) {
 	switch r.Kind {
 	case KindMirrorMaker:
@@ -41,7 +41,7 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 	default:
 		return
 	}
-	if !catalog.Catalogued(version) || conditional(r) {
+	if !catalog.Cataloged(version) || conditional(r) {
 		return
 	}
 	own, others := kindScopes(r)
@@ -70,7 +70,7 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 	}
 }
 
-// kindScopes returns the catalogue scopes that define a unit's keys, and the
+// kindScopes returns the catalog scopes that define a unit's keys, and the
 // other scopes whose keys a user may have put in the wrong file.
 func kindScopes(r *Doc) (own, others []string) {
 	switch r.Kind {
@@ -100,7 +100,7 @@ func definedIn(version string, scopes []string, key string) bool {
 }
 
 // classifyMissing annotates a key the cluster's version does not define for
-// the unit's kind: removed (an older catalogued release defines it, no newer
+// the unit's kind: removed (an older cataloged release defines it, no newer
 // one does), known (it is defined before and after: an internal key in
 // between, still accepted), or unknown with the release that adds it, the
 // kinds that define it and the closest known key.
@@ -272,7 +272,7 @@ func conditional(r *Doc) bool {
 }
 
 // exemptPrefixes are key namespaces that Kafka or a plugin reads although the
-// catalogue cannot list them (decided from the real-world corpus, see
+// catalog cannot list them (decided from the real-world corpus, see
 // docs/rules/KFK9004.md): per-listener overrides, KIP-297 config providers,
 // remote storage plugin prefixes, Confluent Server and its plugins
 // (metrics reporter, balancer, embedded REST proxy, RBAC and its LDAP
@@ -314,7 +314,7 @@ func hasTemplate(key string) bool {
 }
 
 // checkValue validates the value of a setting of the known key against the
-// key's type and catalogued validator. On failure Value is cleared and
+// key's type and cataloged validator. On failure Value is cleared and
 // Invalid holds Kafka's own reason, the text after "Invalid value X for
 // configuration K: ".
 func checkValue(s *Setting, key, version string, scopes []string) {
@@ -367,8 +367,8 @@ var (
 	validatorMu sync.Mutex
 )
 
-// parseValidator parses a catalogue valid_values string once. Forms it does
-// not recognise (class constraints, free text, the KRaft voter list whose
+// parseValidator parses a catalog valid_values string once. Forms it does
+// not recognize (class constraints, free text, the KRaft voter list whose
 // "non-empty list" text does not hold for its empty default) check nothing.
 func parseValidator(text string) validator {
 	validatorMu.Lock()

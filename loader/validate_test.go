@@ -35,7 +35,7 @@ func settingOf(t *testing.T, file, text, version, key string) *Setting {
 	return nil
 }
 
-// annotation is what a test compares: the catalogue verdict on a setting.
+// annotation is what a test compares: the catalog verdict on a setting.
 type annotation struct {
 	Status, Suggestion, AddedIn, RemovedAfter, Invalid string
 	KnownFor                                           []string
@@ -78,7 +78,7 @@ func TestKeyStatus(t *testing.T) {
 			annotation{Status: KeyUnknown, AddedIn: "4.2", Value: true}},
 		{"internal in 3.9, documented before and after", "server.properties", brokerHead + "group.consumer.migration.policy=DISABLED\n", "3.9", "group.consumer.migration.policy",
 			annotation{Status: KeyKnown, Value: "DISABLED"}},
-		{"uncatalogued older version checks nothing", "server.properties", brokerHead + "log.retention.hour=24\n", "3.5", "log.retention.hour",
+		{"uncataloged older version checks nothing", "server.properties", brokerHead + "log.retention.hour=24\n", "3.5", "log.retention.hour",
 			annotation{Value: "24"}},
 		{"listener-prefixed key", "server.properties", brokerHead + "listener.name.internal.ssl.keystore.password=x\n", "4.3", "listener.name.internal.ssl.keystore.password",
 			annotation{Status: KeyExempt, Value: "x"}},

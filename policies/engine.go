@@ -188,7 +188,7 @@ func (e *Engine) Rule(idOrSlug string) *Rule {
 	return nil
 }
 
-// DefaultKeys maps each catalogue scope to the keys the rules read, so the
+// DefaultKeys maps each catalog scope to the keys the rules read, so the
 // loader adds Kafka's default for the ones a file leaves out.
 func (e *Engine) DefaultKeys() map[string][]string {
 	out := map[string][]string{}

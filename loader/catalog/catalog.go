@@ -1,7 +1,7 @@
-// Package catalog embeds the catalogue of Apache Kafka configuration keys per
+// Package catalog embeds the catalog of Apache Kafka configuration keys per
 // Kafka release (type, documented default, valid values), derived from
 // Apache Kafka's generated configuration docs; README.md beside this file
-// gives its provenance and licence.
+// gives its provenance and license.
 package catalog
 
 import (
@@ -17,7 +17,7 @@ import (
 //go:embed catalog.json
 var raw []byte
 
-// Scopes of the catalogue.
+// Scopes of the catalog.
 const (
 	Broker   = "broker"
 	Topic    = "topic"
@@ -47,7 +47,7 @@ var load = sync.OnceValue(func() *file {
 	return &f
 })
 
-// Versions returns the catalogued Kafka versions, oldest first.
+// Versions returns the cataloged Kafka versions, oldest first.
 func Versions() []string {
 	var vs []string
 	for v := range load().Versions {
@@ -57,16 +57,16 @@ func Versions() []string {
 	return vs
 }
 
-// Newest is the newest catalogued Kafka version.
+// Newest is the newest cataloged Kafka version.
 func Newest() string {
 	vs := Versions()
 	return vs[len(vs)-1]
 }
 
-// Resolve maps a Kafka version ("3.9", "3.9.1", "4.0.0") to the catalogued
+// Resolve maps a Kafka version ("3.9", "3.9.1", "4.0.0") to the cataloged
 // release line whose keys and defaults apply: the same major.minor when
-// catalogued, else the nearest catalogued one (older versions than the
-// catalogue covers use its oldest line).
+// cataloged, else the nearest cataloged one (older versions than the
+// catalog covers use its oldest line).
 func Resolve(version string) string {
 	mm := MajorMinor(version)
 	vs := Versions()
@@ -120,7 +120,7 @@ func CompareVersions(a, b string) int {
 	return 0
 }
 
-// Lookup returns a key's description for a catalogued version and scope.
+// Lookup returns a key's description for a cataloged version and scope.
 func Lookup(version, scope, key string) (Key, bool) {
 	k, ok := load().Versions[Resolve(version)][scope][key]
 	return k, ok

@@ -7,16 +7,16 @@ import (
 	"sync"
 )
 
-// Catalogued reports whether the catalogue describes exactly the release line
+// Cataloged reports whether the catalog describes exactly the release line
 // of version ("3.9", "4.0.1"): only then is a key's absence from it certain.
 // Older lines resolve to 3.7 and newer ones to the newest, which may lack or
 // hold keys the real release line does not.
-func Catalogued(version string) bool {
+func Cataloged(version string) bool {
 	_, ok := load().Versions[MajorMinor(version)]
 	return ok
 }
 
-// Keys returns the keys of a scope in a catalogued version, sorted.
+// Keys returns the keys of a scope in a cataloged version, sorted.
 func Keys(version, scope string) []string {
 	return keyIndex()[Resolve(version)+" "+scope]
 }
@@ -37,7 +37,7 @@ var keyIndex = sync.OnceValue(func() map[string][]string {
 })
 
 // ServerDefault returns the broker key that supplies a topic key's cluster
-// default (retention.ms → log.retention.ms), or "" when the catalogue names
+// default (retention.ms → log.retention.ms), or "" when the catalog names
 // none.
 func ServerDefault(version, topicKey string) string {
 	return serverDefaults()[Resolve(version)][topicKey]

@@ -88,7 +88,7 @@ func IsStrimzi(f *File) bool {
 // empty for kinds that are not read.
 func strimziResource(f *File, d *yaml.Node) (resource, bool) {
 	api, kind := str(d, "apiVersion"), str(d, "kind")
-	if !strings.HasPrefix(api, strimziGroup) && !(strings.HasPrefix(api, eventStreamsGroup) && kind == "KafkaMirrorMaker2") {
+	if !strings.HasPrefix(api, strimziGroup) && (!strings.HasPrefix(api, eventStreamsGroup) || kind != "KafkaMirrorMaker2") {
 		return resource{}, false
 	}
 	r := resource{file: f, doc: d, api: api, name: str(d, "metadata", "name"), namespace: str(d, "metadata", "namespace"),

@@ -207,7 +207,7 @@ func TestStrimziMirrorMakerGroups(t *testing.T) {
 	}
 }
 
-// TestMirrorKeyReaders checks the connector table against the catalogue's
+// TestMirrorKeyReaders checks the connector table against the catalog's
 // record of which MirrorMaker 2 doc sections list a key: a connector that
 // lists a key must read it, and a key of the common section is read by
 // all three.
@@ -242,7 +242,7 @@ func TestMirrorKeyReaders(t *testing.T) {
 		}
 	}
 	if checked < 100 {
-		t.Fatalf("only %d catalogue entries checked", checked)
+		t.Fatalf("only %d catalog entries checked", checked)
 	}
 	for key, rs := range mirrorKeyReaders {
 		if len(rs) == 0 || slices.ContainsFunc(rs, func(c string) bool { return connectorFields[c] == "" }) {

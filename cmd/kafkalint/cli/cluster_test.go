@@ -110,13 +110,13 @@ func (s clusterSpec) producer(n int) string {
 
 // edit replaces old with new in one file; the test fails when old is not
 // there, so a mutation can never silently become a no-op.
-func edit(t *testing.T, files map[string]string, path, old, new string) {
+func edit(t *testing.T, files map[string]string, path, old, replacement string) {
 	t.Helper()
 	text, ok := files[path]
 	if !ok || !strings.Contains(text, old) {
 		t.Fatalf("mutation: %s does not contain %q", path, old)
 	}
-	files[path] = strings.Replace(text, old, new, 1)
+	files[path] = strings.Replace(text, old, replacement, 1)
 }
 
 func writeFiles(t *testing.T, files map[string]string) {
@@ -191,7 +191,7 @@ func TestSplitClusterEndToEnd(t *testing.T) {
 			edit(t, f, c3, "node.id=3", "node.id=7")
 			edit(t, f, metaC3, "node.id=3", "node.id=7")
 		}, []string{c3 + ":2"}},
-		{"KFK3013", func(t *testing.T, f map[string]string) {
+		{"KFK3013", func(_ *testing.T, f map[string]string) {
 			for path, text := range f {
 				if strings.HasSuffix(path, "server.properties") {
 					f[path] = strings.Replace(text, voters, voters+",4@broker-1.payments.example.com:9093,5@broker-2.payments.example.com:9093", 1)
@@ -219,7 +219,7 @@ func TestSplitClusterEndToEnd(t *testing.T) {
 		{"KFK6001", func(t *testing.T, f map[string]string) {
 			edit(t, f, c3, "default.replication.factor=3", "default.replication.factor=4")
 		}, []string{c3 + ":20"}},
-		{"KFK4004", func(t *testing.T, f map[string]string) {
+		{"KFK4004", func(_ *testing.T, f map[string]string) {
 			f[b1] += "leader.imbalance.check.interval.seconds=60\n"
 		}, []string{b1 + ":26"}},
 		{"KFK1005", func(t *testing.T, f map[string]string) {

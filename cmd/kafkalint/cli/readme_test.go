@@ -44,7 +44,7 @@ func TestReadmeRuleTable(t *testing.T) {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(path, []byte(text[:i+len(tableStart)]+b.String()+text[j:]), 0o644); err != nil { //nolint:gosec // README is world-readable
+		if err := os.WriteFile(path, []byte(text[:i+len(tableStart)]+b.String()+text[j:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
