@@ -470,24 +470,6 @@ func writeAuditOutputs(s Streams, outs []output, a *report.Audit) error {
 	return errors.Join(errs...)
 }
 
-func writeAuditFile(o output, a *report.Audit, opts report.AuditOptions) (err error) {
-	if dir := filepath.Dir(o.path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("write %s output: %w", o.format, err)
-		}
-	}
-	f, err := os.Create(o.path)
-	if err != nil {
-		return fmt.Errorf("write %s output: %w", o.format, err)
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("write %s output: %w", o.format, cerr)
-		}
-	}()
-	var w io.Writer = f
-	if err := report.WriteAudit(w, o.format, a, opts); err != nil {
-		return fmt.Errorf("write %s output %s: %w", o.format, o.path, err)
-	}
-	return nil
+func writeAuditFile(o output, a *report.Audit, opts report.AuditOptions) error {
+	return writeToFile(o, func(w io.Writer) error { return report.WriteAudit(w, o.format, a, opts) })
 }

@@ -90,7 +90,13 @@ func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool) er
 	return errors.Join(errs...)
 }
 
-func writeFileOutput(o output, rep *report.Report, opts report.Options) (err error) {
+func writeFileOutput(o output, rep *report.Report, opts report.Options) error {
+	return writeToFile(o, func(w io.Writer) error { return report.Write(w, o.format, rep, opts) })
+}
+
+// writeToFile creates o.path (and its directory) and writes one output
+// into it, reporting the format and path of any failure.
+func writeToFile(o output, write func(io.Writer) error) (err error) {
 	if dir := filepath.Dir(o.path); dir != "." {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("write %s output: %w", o.format, err)
@@ -105,8 +111,7 @@ func writeFileOutput(o output, rep *report.Report, opts report.Options) (err err
 			err = fmt.Errorf("write %s output: %w", o.format, cerr)
 		}
 	}()
-	var w io.Writer = f
-	if err := report.Write(w, o.format, rep, opts); err != nil {
+	if err := write(f); err != nil {
 		return fmt.Errorf("write %s output %s: %w", o.format, o.path, err)
 	}
 	return nil
