@@ -211,3 +211,46 @@ func TestInspectIsThePolicyInput(t *testing.T) {
 		t.Errorf("offsets.topic.replication.factor = %+v, want Kafka's default 3", s)
 	}
 }
+
+// TestRuntimePolicyErrorDoesNotHideOtherClusters: a policy that fails at
+// run time on one cluster turns that cluster into an error entry; the other
+// clusters are still reported, and the run exits 2.
+func TestRuntimePolicyErrorDoesNotHideOtherClusters(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", ""))
+	writeFile(t, "prod/good/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	writeFile(t, "prod/boom/server.properties", "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
+	writeFile(t, "policy/boom.rego", `# METADATA
+# title: Fails at run time
+# description: Two values for one complete rule on clusters with a file named boom.
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: ACME999
+#   severity: error
+#   scope: all
+package custom.test["boom"]
+
+import data.kafkalint.lib.result
+
+report contains result.missing(node, "x", _message) if {
+	some node in input.nodes
+	contains(node.file, "boom")
+}
+
+_message := "one" if input.name != ""
+
+_message := "two" if input.name != ""
+`)
+	code, rep := lintJSON(t, "--policy", "policy", "prod")
+	if code != ExitError {
+		t.Errorf("exit code = %d, want %d", code, ExitError)
+	}
+	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/boom/server.properties" || !strings.Contains(rep.Errors[0].Message, "was not evaluated") {
+		t.Errorf("errors = %+v, want one naming the boom cluster", rep.Errors)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != "prod/good/server.properties" {
+		t.Errorf("findings = %+v, want the good cluster's KFK1001", rep.Findings)
+	}
+}

@@ -248,9 +248,28 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	wg.Wait()
 	for i, fs := range results {
 		if errs[i] != nil {
-			return nil, evaluationError(ctx, engine, errs[i])
+			if ctx.Err() != nil { // --policy-timeout or interrupted: nothing further is certain
+				return nil, evaluationError(ctx, engine, errs[i])
+			}
+			// A rule that fails on one cluster (a runtime error in a policy)
+			// must not hide the other clusters' results: the cluster becomes
+			// an error entry, so the run still exits 2.
+			rep.Errors = append(rep.Errors, report.LoadError{
+				File:    clusterFile(res.Clusters[i]),
+				Message: fmt.Sprintf("cluster %s was not evaluated: %v", res.Clusters[i].Name, errs[i]),
+			})
+			continue
 		}
 		rep.Findings = append(rep.Findings, fs...)
 	}
 	return rep, nil
+}
+
+// clusterFile is the first file of a cluster, where an evaluation error is
+// reported.
+func clusterFile(c *loader.Cluster) string {
+	if len(c.Files) > 0 {
+		return c.Files[0].Path
+	}
+	return c.Name
 }

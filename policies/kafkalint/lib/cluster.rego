@@ -33,6 +33,13 @@ majority(parties) := v if {
 	count([q | some q in parties; q.value == v]) * 2 > count(parties)
 }
 
+# has_majority holds when more than half of the parties hold one value.
+# Use it, not `not majority(...)`: a majority value can be false.
+has_majority(parties) if {
+	some p in parties
+	count([q | some q in parties; q.value == p.value]) * 2 > count(parties)
+}
+
 # disagree holds when the parties do not all hold one value.
 disagree(parties) if count({p.value | some p in parties}) > 1
 

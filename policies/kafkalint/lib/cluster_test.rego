@@ -226,3 +226,10 @@ test_role_class if {
 	cluster.role_class(t.node("a", ["broker", "controller"], [])) == "combined"
 	cluster.role_class(t.node("a", [], [])) == "zookeeper"
 }
+
+test_has_majority_when_the_majority_value_is_false if {
+	parties := [{"value": false}, {"value": false}, {"value": true}]
+	cluster.has_majority(parties)
+	cluster.majority(parties) == false
+	not cluster.has_majority([{"value": false}, {"value": true}])
+}

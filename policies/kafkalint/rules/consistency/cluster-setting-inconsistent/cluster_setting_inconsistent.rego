@@ -106,7 +106,7 @@ _message(aspect, class, parties, party) := sprintf(
 	"%s on this %s, but %s, and no value is shared by most %ss: %s; give every %s of the cluster the same value",
 	[party.shown, _role[class], _others_text(parties, party), _role[class], _why[aspect], _role[class]],
 ) if {
-	not cluster.majority(parties)
+	not cluster.has_majority(parties)
 }
 
 _plural(1, class) := _role[class]

@@ -130,3 +130,17 @@ test_success_platform_managed_key if {
 	nodes := [_broker("b1.properties", []), managed]
 	count(rule.report) == 0 with input as t.cluster(nodes, [])
 }
+
+# A majority value of false must not read as "no majority" (it once made
+# the two message clauses conflict and the whole evaluation fail).
+test_fail_odd_broker_when_the_majority_value_is_false if {
+	nodes := [
+		_broker("b1.properties", [["unclean.leader.election.enable", false, 9]]),
+		_broker("b2.properties", [["unclean.leader.election.enable", true, 9]]),
+		_broker("b3.properties", [["unclean.leader.election.enable", false, 9]]),
+	]
+	findings := rule.report with input as t.cluster(nodes, [])
+	[f.location.file | some f in findings] == ["b2.properties"]
+	some f in findings
+	contains(f.message, "differs from unclean.leader.election.enable=false on the other 2 brokers")
+}

@@ -55,7 +55,7 @@ _message(party, i) := sprintf(
 	"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
 	[party.setting.raw, count({p.value | some p in _parties}), cluster.files(_parties, cluster.other_indexes(_parties, i))],
 ) if {
-	not cluster.majority(_parties)
+	not cluster.has_majority(_parties)
 }
 
 _majority_indexes := {i | some i, p in _parties; p.value == cluster.majority(_parties)}
