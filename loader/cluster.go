@@ -349,6 +349,12 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 			}
 		}
 	}
+	nodesIn := map[string][]int{}
+	for i, r := range recs {
+		if r.Kind == KindNode {
+			nodesIn[path.Dir(r.File)] = append(nodesIn[path.Dir(r.File)], i)
+		}
+	}
 	// 2. meta.properties attach to a node config in the same or parent
 	// directory, and metas with one cluster.id link their nodes.
 	for i, r := range recs {
@@ -357,7 +363,7 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		}
 		dir := path.Dir(r.File)
 		for _, d := range []string{dir, path.Dir(dir)} {
-			if j := onlyNodeIn(recs, d); j >= 0 {
+			if j := onlyNodeIn(nodesIn, d); j >= 0 {
 				r.metaNode = recs[j].File
 				u.union(j, i, "meta.properties beside its node config "+r.File)
 				break
@@ -366,6 +372,11 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.Value) != "" {
 			link(i, "cluster.id "+strings.TrimSpace(s.Value), "same cluster.id "+strings.TrimSpace(s.Value), false)
 		}
+	}
+	// Which groups have any linking key, computed once (not per pair).
+	keyed := map[int]bool{}
+	for i := range keysOf {
+		keyed[u.find(i)] = true
 	}
 	// 3. Same directory: nodes there are one cluster unless what identifies
 	// their quorums keeps them apart.
@@ -383,8 +394,9 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 				if u.find(i) == u.find(j) {
 					continue
 				}
-				if len(componentKeys(u, keysOf, i)) == 0 || len(componentKeys(u, keysOf, j)) == 0 {
-					u.weakUnion(i, j, "same directory "+dir)
+				ki, kj := keyed[u.find(i)], keyed[u.find(j)]
+				if (!ki || !kj) && u.weakUnion(i, j, "same directory "+dir) {
+					keyed[u.find(i)] = ki || kj
 				}
 			}
 		}
@@ -487,29 +499,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func componentKeys(u *unionFind, keysOf map[int][]string, i int) []string {
-	root := u.find(i)
-	var keys []string
-	for j, ks := range keysOf {
-		if u.find(j) == root {
-			keys = append(keys, ks...)
-		}
-	}
-	return keys
-}
-
 // onlyNodeIn returns the index of the single node config in dir, or -1.
-func onlyNodeIn(recs []*Doc, dir string) int {
-	found := -1
-	for i, r := range recs {
-		if r.Kind == KindNode && path.Dir(r.File) == dir {
-			if found >= 0 {
-				return -1
-			}
-			found = i
-		}
+func onlyNodeIn(nodesIn map[string][]int, dir string) int {
+	if ids := nodesIn[dir]; len(ids) == 1 {
+		return ids[0]
 	}
-	return found
+	return -1
 }
 
 func newCluster(opts Options) *Cluster {

@@ -206,8 +206,10 @@ func maxDistance(key string) int {
 	return 3
 }
 
+var keySeparators = strings.NewReplacer("_", ".", "-", ".")
+
 func normalizeKey(k string) string {
-	return strings.NewReplacer("_", ".", "-", ".").Replace(strings.ToLower(k))
+	return keySeparators.Replace(strings.ToLower(k))
 }
 
 func levenshtein(a, b string) int {

@@ -75,7 +75,9 @@ var specialCache sync.Map // reflect.Type -> bool
 
 func isSpecial(t reflect.Type) bool {
 	if v, ok := specialCache.Load(t); ok {
-		return v.(bool)
+		if s, ok := v.(bool); ok {
+			return s
+		}
 	}
 	s := special(t)
 	specialCache.Store(t, s)
@@ -225,7 +227,7 @@ func structOf(v reflect.Value) (ast.Value, error) {
 		var val ast.Value
 		var err error
 		if f.quoted {
-			val, err = viaJSONField(fv, f)
+			val, err = viaJSONField(fv)
 		} else {
 			val, err = valueOf(fv)
 		}
@@ -238,15 +240,20 @@ func structOf(v reflect.Value) (ast.Value, error) {
 }
 
 // viaJSONField converts a field with the ",string" option as json encodes it.
-func viaJSONField(fv reflect.Value, f field) (ast.Value, error) {
+func viaJSONField(fv reflect.Value) (ast.Value, error) {
 	st := reflect.StructOf([]reflect.StructField{{Name: "X", Type: fv.Type(), Tag: reflect.StructTag(`json:"x,string"`)}})
 	holder := reflect.New(st).Elem()
 	holder.Field(0).Set(fv)
-	obj, err := ast.InterfaceToValue(holder.Interface())
+	v, err := ast.InterfaceToValue(holder.Interface())
 	if err != nil {
 		return nil, err
 	}
-	return obj.(ast.Object).Get(ast.StringTerm("x")).Value, nil
+	if obj, ok := v.(ast.Object); ok {
+		if x := obj.Get(ast.StringTerm("x")); x != nil {
+			return x.Value, nil
+		}
+	}
+	return nil, fmt.Errorf("ast: interface conversion: %s with the string option", fv.Type())
 }
 
 func fieldByIndex(v reflect.Value, index []int) (reflect.Value, bool) {
@@ -295,7 +302,9 @@ var fieldCache sync.Map // reflect.Type -> []field
 // field wins, and two untagged (or two tagged) fields cancel out.
 func fieldsOf(t reflect.Type) []field {
 	if f, ok := fieldCache.Load(t); ok {
-		return f.([]field)
+		if fields, ok := f.([]field); ok {
+			return fields
+		}
 	}
 	var all []field
 	var walk func(t reflect.Type, index []int, visited map[reflect.Type]bool)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
@@ -132,7 +133,8 @@ func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Compile(parsed); c.Failed() {
+	c.Compile(parsed)
+	if c.Failed() {
 		t.Fatal(c.Errors)
 	}
 	ctx := context.Background()
@@ -277,10 +279,10 @@ type sample struct {
 	Inner                          // promoted fields
 	*Other                         // promoted through a pointer; Shared conflicts at equal depth
 	Named                          // embedded non-struct: a field named Named
-	unexported string              //nolint:unused // must not appear
+	unexported string              // must not appear
 	Plain      string              `json:"plain"`
 	NoTag      string              // Go name
-	Dash       string              `json:"-,"` // the name "-"
+	Dash       string              `json:"-,"` //nolint:staticcheck // the name "-" is what is tested
 	Skip       string              `json:"-"`
 	Empty      string              `json:"empty,omitempty"`
 	Zero       int                 `json:"zero,omitempty"`
@@ -309,7 +311,7 @@ type sample struct {
 	ByPtr      marshalsByPointer   `json:"by_ptr"`
 	ByPtrs     []marshalsByPointer `json:"by_ptrs"`
 	Ptrs       map[string]*Inner   `json:"ptrs"`
-	BadTag     string              `json:"bad\"tag"`
+	BadTag     string              `json:"bad\"tag"` //nolint:staticcheck // an invalid tag name: json falls back to the Go name
 }
 
 // TestInputFollowsEncodingJSON covers encoding/json's rules that the

@@ -155,24 +155,24 @@ var rolesRE = regexp.MustCompile(`(?m)^process\.roles\s*[=:]\s*(\S+)\s*$`)
 
 func loadCorpus(dir string) (*corpus, error) {
 	read := func(sub string, keep func(name string) bool) ([]corpusFile, error) {
-		var out []corpusFile
 		root := filepath.Join(dir, sub)
+		var paths []string
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+			if err == nil && !d.IsDir() && keep(d.Name()) {
+				paths = append(paths, p)
 			}
-			if d.IsDir() || !keep(d.Name()) {
-				return nil
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out = append(out, corpusFile{name: d.Name(), data: string(b)})
-			return nil
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("read corpus: %w", err)
+		}
+		var out []corpusFile
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("read corpus: %w", err)
+			}
+			out = append(out, corpusFile{name: filepath.Base(p), data: string(b)})
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 		if len(out) == 0 {
@@ -213,9 +213,9 @@ func loadCorpus(dir string) (*corpus, error) {
 	for _, f := range c.servers {
 		m := rolesRE.FindStringSubmatch(f.data)
 		switch {
-		case m != nil && m[1] == "controller":
+		case len(m) > 1 && m[1] == "controller":
 			c.controllers = append(c.controllers, f)
-		case m != nil && m[1] == "broker":
+		case len(m) > 1 && m[1] == "broker":
 			c.brokers = append(c.brokers, f)
 		case m == nil && strings.Contains(f.data, "\nzookeeper.connect="):
 			c.zkBrokers = append(c.zkBrokers, f)
@@ -252,7 +252,7 @@ var envSegments = []string{"prod", "prod", "production", "staging", "stage", "de
 
 func generateRepo(c *corpus, seed uint64, index, n int) []outFile {
 	r := &repo{
-		rng:   rand.New(rand.NewPCG(seed, uint64(index))),
+		rng:   rand.New(rand.NewPCG(seed, uint64(index))), //nolint:gosec // a seeded generator: the same tree every time is the point
 		name:  fmt.Sprintf("repo-%05d", index),
 		hosts: map[string]string{},
 		used:  map[string]bool{},

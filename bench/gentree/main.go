@@ -5,6 +5,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,6 +14,13 @@ import (
 )
 
 func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gentree:", err)
+		os.Exit(1) //nolint:forbidigo // a command of its own, not the kafkalint CLI
+	}
+}
+
+func run() error {
 	var opts gen.Options
 	out := flag.String("out", "", "directory to write the tree into (created; must be empty or absent)")
 	flag.IntVar(&opts.Repos, "repos", 1000, "number of repositories")
@@ -21,13 +29,12 @@ func main() {
 	flag.StringVar(&opts.Corpus, "corpus", "", "real-world corpus directory (default: ../shared/corpus/real-world beside the repository root)")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "gentree: -out is required")
-		os.Exit(2)
+		return errors.New("-out is required")
 	}
 	stats, err := gen.Write(*out, opts)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gentree:", err)
-		os.Exit(1)
+		return err
 	}
 	fmt.Printf("gentree: %d repositories, %d files (%s) in %s\n", opts.Repos, opts.Repos*opts.Files, stats, *out)
+	return nil
 }

@@ -47,19 +47,21 @@ var load = sync.OnceValue(func() *file {
 	return &f
 })
 
-// Versions returns the cataloged Kafka versions, oldest first.
-func Versions() []string {
+var versions = sync.OnceValue(func() []string {
 	var vs []string
 	for v := range load().Versions {
 		vs = append(vs, v)
 	}
 	slices.SortFunc(vs, CompareVersions)
 	return vs
-}
+})
+
+// Versions returns the cataloged Kafka versions, oldest first.
+func Versions() []string { return slices.Clone(versions()) }
 
 // Newest is the newest cataloged Kafka version.
 func Newest() string {
-	vs := Versions()
+	vs := versions()
 	return vs[len(vs)-1]
 }
 
@@ -68,16 +70,23 @@ func Newest() string {
 // cataloged, else the nearest cataloged one (older versions than the
 // catalog covers use its oldest line).
 func Resolve(version string) string {
+	if r, ok := resolved.Load(version); ok {
+		return r.(string) //nolint:forcetypeassert // the map holds strings only
+	}
 	mm := MajorMinor(version)
-	vs := Versions()
+	vs := versions()
 	best := vs[0]
 	for _, v := range vs {
 		if CompareVersions(v, mm) <= 0 {
 			best = v
 		}
 	}
+	resolved.Store(version, best)
 	return best
 }
+
+// resolved memoizes Resolve: every setting of every file asks.
+var resolved sync.Map
 
 // MajorMinor returns "X.Y" of a version string such as "3.9.1".
 func MajorMinor(version string) string {

@@ -8,7 +8,7 @@
 # (README "Performance"): report the file:line of a finding (conftest names
 # only the file), see a key written twice (the parser keeps the last), know
 # a file's environment (production-only rules fire everywhere here), know
-# Kafka's defaults or catalogue (typing, unknown and removed keys), and
+# Kafka's defaults or catalog (typing, unknown and removed keys), and
 # look across files (one cluster's voters, node ids, listeners, clients
 # against brokers).
 package main
