@@ -68,7 +68,7 @@ var builtin = sync.OnceValues(func() (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(context.Background(), mods)
+	return newEngine(context.Background(), mods, true)
 })
 
 // Builtin returns the engine for the embedded rules, compiled once per process.
@@ -76,6 +76,14 @@ func Builtin() (*Engine, error) { return builtin() }
 
 // New compiles modules and prepares the query once.
 func New(ctx context.Context, mods []Module) (*Engine, error) {
+	return newEngine(ctx, mods, false)
+}
+
+// newEngine compiles modules and prepares the query once. trusted skips
+// the type check against the model's schema: only for the embedded bundle,
+// which every test run and `opa check --strict --schema` type-check already
+// (it is a third of the compile time every process start pays).
+func newEngine(ctx context.Context, mods []Module, trusted bool) (*Engine, error) {
 	parsed, err := ParseModules(mods)
 	if err != nil {
 		return nil, err
@@ -83,6 +91,9 @@ func New(ctx context.Context, mods []Module) (*Engine, error) {
 	c, err := NewCompiler()
 	if err != nil {
 		return nil, err
+	}
+	if trusted {
+		c = c.WithSkipStages(ast.StageCheckTypes)
 	}
 	c.Compile(parsed)
 	if c.Failed() {
