@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -252,5 +253,42 @@ _message := "two" if input.name != ""
 	}
 	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != "prod/good/server.properties" {
 		t.Errorf("findings = %+v, want the good cluster's KFK1001", rep.Findings)
+	}
+}
+
+// TestInspectStreamsTheSameJSON: inspect writes one cluster at a time; the
+// result must equal encoding the whole model at once.
+func TestInspectStreamsTheSameJSON(t *testing.T) {
+	res, err := loader.Load([]string{filepath.Join(repoRoot(t), "examples")}, loader.Options{Dir: repoRoot(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*loader.Result{res, {Files: 1, Errors: []*loader.Error{{File: "x", Message: "y"}}}} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		clusters, errs := r.Clusters, r.Errors
+		if clusters == nil {
+			clusters = []*loader.Cluster{}
+		}
+		if errs == nil {
+			errs = []*loader.Error{}
+		}
+		if err := enc.Encode(struct {
+			Version  int               `json:"version"`
+			Clusters []*loader.Cluster `json:"clusters"`
+			Errors   []*loader.Error   `json:"errors"`
+			Files    int               `json:"files"`
+			Skipped  int               `json:"skipped"`
+		}{1, clusters, errs, r.Files, r.Skipped}); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeModel(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if want.String() != got.String() {
+			t.Errorf("streamed inspect output differs from encoding the whole model (%d vs %d bytes)", got.Len(), want.Len())
+		}
 	}
 }

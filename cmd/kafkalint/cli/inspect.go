@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -30,23 +33,7 @@ func newInspect(s Streams) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			out := struct {
-				Version  int               `json:"version"`
-				Clusters []*loader.Cluster `json:"clusters"`
-				Errors   []*loader.Error   `json:"errors"`
-				Files    int               `json:"files"`
-				Skipped  int               `json:"skipped"`
-			}{1, res.Clusters, res.Errors, res.Files, res.Skipped}
-			if out.Clusters == nil {
-				out.Clusters = []*loader.Cluster{}
-			}
-			if out.Errors == nil {
-				out.Errors = []*loader.Error{}
-			}
-			enc := json.NewEncoder(s.Out)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(out); err != nil {
+			if err := writeModel(s.Out, res); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
 			if len(res.Errors) > 0 {
@@ -60,4 +47,51 @@ func newInspect(s Streams) *cobra.Command {
 	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
 	addPolicyFlags(cmd.Flags(), &p, false)
 	return cmd
+}
+
+// writeModel prints {"version", "clusters", "errors", "files", "skipped"}
+// one cluster at a time, so the JSON of a large tree is never held in
+// memory as a whole (the output equals encoding the whole value at once).
+func writeModel(w io.Writer, res *loader.Result) error {
+	encode := func(v any, prefix string) ([]byte, error) {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent(prefix, "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	}
+	if _, err := io.WriteString(w, "{\n  \"version\": 1,\n  \"clusters\": ["); err != nil {
+		return err
+	}
+	for i, c := range res.Clusters {
+		b, err := encode(c, "    ")
+		if err != nil {
+			return err
+		}
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		if _, err := fmt.Fprintf(w, "%s%s", sep, b); err != nil {
+			return err
+		}
+	}
+	if len(res.Clusters) > 0 {
+		if _, err := io.WriteString(w, "\n  "); err != nil {
+			return err
+		}
+	}
+	errs := res.Errors
+	if errs == nil {
+		errs = []*loader.Error{}
+	}
+	b, err := encode(errs, "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "],\n  \"errors\": %s,\n  \"files\": %d,\n  \"skipped\": %d\n}\n", b, res.Files, res.Skipped)
+	return err
 }
