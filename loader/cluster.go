@@ -487,6 +487,16 @@ func firstLine(c *Cluster) int {
 			line = t.Loc.Line
 		}
 	}
+	for _, m := range c.MirrorMakers {
+		if line == 0 || m.Loc.Line < line {
+			line = m.Loc.Line
+		}
+	}
+	for _, cl := range c.Clients {
+		if line == 0 || cl.Loc.Line < line {
+			line = cl.Loc.Line
+		}
+	}
 	return line
 }
 
