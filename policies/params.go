@@ -107,7 +107,7 @@ func MergeParams(params map[string]any, name string, data []byte) error {
 	}
 	var ps Problems
 	mergeInto(params, root, name, "", &ps)
-	return ps.err()
+	return ps.Err()
 }
 
 var yamlLineRE = strings.NewReplacer("yaml: ", "")

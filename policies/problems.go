@@ -3,51 +3,18 @@ package policies
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/kafkalint/kafkalint/loader"
 )
 
 // Problem is one mistake in a custom policy or data file, at file:line:col.
-type Problem struct {
-	File   string
-	Line   int
-	Column int
-	Msg    string
-}
+type Problem = loader.Problem
 
-func (p *Problem) Error() string {
-	switch {
-	case p.Line > 0 && p.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
-	case p.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Msg)
-}
-
-// Problems are every mistake found, one per line, sorted by position.
-type Problems []*Problem
-
-func (ps Problems) Error() string {
-	lines := make([]string, len(ps))
-	for i, p := range ps {
-		lines[i] = p.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// err returns ps sorted, or nil when there is none.
-func (ps Problems) err() error {
-	if len(ps) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(ps, func(a, b *Problem) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
-	})
-	return ps
-}
+// Problems are every mistake found in the policies or data of a run.
+type Problems = loader.Problems
 
 // problemAt is a problem at an OPA location (nil: the file only).
 func problemAt(loc *ast.Location, file, format string, args ...any) *Problem {

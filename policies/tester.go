@@ -103,7 +103,7 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
 	if err != nil {
 		var errs ast.Errors
 		if errors.As(err, &errs) {
-			return nil, opaProblems(errs).err()
+			return nil, opaProblems(errs).Err()
 		}
 		return nil, err
 	}

@@ -128,7 +128,7 @@ func ReadPolicies(paths []string, withTests bool) ([]Module, error) {
 			ps = append(ps, &Problem{File: displayPath(root), Msg: "holds no .rego file"})
 		}
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	mods := make([]Module, 0, len(files))
@@ -194,7 +194,7 @@ func compileSet(custom []Module) (*ruleSet, error) {
 	}
 	c.Compile(parsed)
 	if c.Failed() {
-		return nil, opaProblems(c.Errors).err()
+		return nil, opaProblems(c.Errors).Err()
 	}
 	rules, err := rulesFrom(c)
 	if err != nil {
@@ -243,7 +243,7 @@ func parseCustom(mods []Module) (map[string]*ast.Module, error) {
 		}
 		out[m.Path] = parsed
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -301,7 +301,7 @@ func customRulesFrom(c *ast.Compiler, parsed map[string]*ast.Module, builtin []*
 			}
 		}
 	}
-	if err := ps.err(); err != nil {
+	if err := ps.Err(); err != nil {
 		return nil, err
 	}
 	return rules, nil

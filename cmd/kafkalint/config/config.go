@@ -19,6 +19,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
 )
 
@@ -75,34 +76,11 @@ type Environment struct {
 // RuleLookup resolves a rule id (any case) or slug to the rule's id.
 type RuleLookup func(idOrSlug string) (id string, ok bool)
 
-// Error is one problem in the file.
-type Error struct {
-	File   string
-	Line   int
-	Column int
-	Msg    string
-}
-
-func (e *Error) Error() string {
-	switch {
-	case e.Line > 0 && e.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
-	case e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Msg)
-}
+// Error is one problem in the file, at file:line:col.
+type Error = loader.Problem
 
 // Errors are every problem found in one file, in file order.
-type Errors []*Error
-
-func (es Errors) Error() string {
-	lines := make([]string, len(es))
-	for i, e := range es {
-		lines[i] = e.Error()
-	}
-	return strings.Join(lines, "\n")
-}
+type Errors = loader.Problems
 
 // Find returns the configuration file in dir or the nearest parent that
 // has one, or "" when none does.
