@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,26 +27,12 @@ func TestCorpusYAML(t *testing.T) {
 	wantFormat := map[string]string{"strimzi": "strimzi", "helm-values": "helm", "docker-compose": "compose"}
 	for folder, format := range wantFormat {
 		t.Run(folder, func(t *testing.T) {
-			files, err := filepath.Glob(filepath.Join(root, folder, "*"))
-			if err != nil || len(files) == 0 {
-				t.Fatalf("%s: no files (%v)", folder, err)
-			}
-			res, err := Load([]string{filepath.Join(root, folder)}, Options{Dir: root})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range res.Errors {
-				t.Errorf("load error: %v", e)
-			}
+			files, loaded, res := loadCorpusFolder(t, root, folder, true)
 			got := map[string]string{}
-			for _, c := range res.Clusters {
-				for _, f := range c.Files {
-					got[f.Path] = f.Format
-				}
+			for path, f := range loaded {
+				got[path] = f.Format
 			}
-			for _, f := range files {
-				rel, _ := filepath.Rel(root, f)
-				rel = filepath.ToSlash(rel)
+			for _, rel := range files {
 				if why, ok := notRead[rel]; ok {
 					if got[rel] != "" {
 						t.Errorf("%s: read as %s, want it skipped (%s)", rel, got[rel], why)
