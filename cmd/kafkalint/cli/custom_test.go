@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io/fs"
@@ -20,70 +19,6 @@ import (
 	"github.com/kafkalint/kafkalint/report"
 )
 
-// customWantRE matches a want marker naming custom rule ids (not KFK ones,
-// which TestExamples checks).
-var customWantRE = regexp.MustCompile(`[#!]\s*want(-file)?:\s*([A-Z][A-Z0-9]*-?\d+(?:\s*,\s*[A-Z][A-Z0-9]*-?\d+)*)`)
-
-// readCustomWants collects "file:line:ID" for the custom rule ids announced
-// under root, with readWants' placement rules.
-func readCustomWants(t *testing.T, root string) []string {
-	t.Helper()
-	var wants []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		rel := filepath.ToSlash(path)
-		var pending []string
-		sc := bufio.NewScanner(f)
-		for line := 1; sc.Scan(); line++ {
-			text := strings.TrimSpace(sc.Text())
-			if m := customWantRE.FindStringSubmatch(text); m != nil {
-				var ids []string
-				for id := range strings.SplitSeq(strings.ReplaceAll(m[2], " ", ""), ",") {
-					if !strings.HasPrefix(id, "KFK") {
-						ids = append(ids, id)
-					}
-				}
-				code := strings.TrimSpace(text[:customWantRE.FindStringIndex(text)[0]])
-				switch {
-				case m[1] == "-file":
-					for _, id := range ids {
-						wants = append(wants, fmt.Sprintf("%s:1:%s", rel, id))
-					}
-					continue
-				case code != "" && !strings.HasPrefix(code, "#"):
-					for _, id := range append(pending, ids...) {
-						wants = append(wants, fmt.Sprintf("%s:%d:%s", rel, line, id))
-					}
-					pending = nil
-					continue
-				}
-				pending = append(pending, ids...)
-				continue
-			}
-			if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "!") {
-				continue
-			}
-			for _, id := range pending {
-				wants = append(wants, fmt.Sprintf("%s:%d:%s", rel, line, id))
-			}
-			pending = nil
-		}
-		return sc.Err()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(wants)
-	return wants
-}
-
 // TestCustomPolicyExamples lints examples/custom-policies with its policies
 // and parameters and requires exactly the custom findings its want markers
 // announce, the built-in findings of a run without them, and that every
@@ -91,7 +26,7 @@ func readCustomWants(t *testing.T, root string) []string {
 func TestCustomPolicyExamples(t *testing.T) {
 	t.Chdir(repoRoot(t))
 	const dir = "examples/custom-policies"
-	wants := readCustomWants(t, dir+"/configs")
+	wants := readWants(t, dir+"/configs", func(id string) bool { return !builtinID(id) })
 	if len(wants) < 3 {
 		t.Fatalf("want markers for the custom rules: %v", wants)
 	}
