@@ -137,8 +137,24 @@ func classifyMissing(s *Setting, version string, own, others []string) {
 // suggest returns the known key a mistyped one most likely meant: a legacy
 // 0.8 client key's replacement, a topic key's broker default (retention.ms
 // → log.retention.ms) or the other way round, else the closest key by edit
-// distance when it is close and unambiguous.
+// distance when it is close and unambiguous. The answer depends only on its
+// arguments and the embedded catalog, and a bulk tree repeats the same
+// unknown keys in file after file, so it is memoized.
 func suggest(key, version string, scopes []string) string {
+	memo := key + "\x00" + version + "\x00" + strings.Join(scopes, ",")
+	if v, ok := suggestions.Load(memo); ok {
+		if s, ok := v.(string); ok {
+			return s
+		}
+	}
+	v := suggestUncached(key, version, scopes)
+	suggestions.Store(memo, v)
+	return v
+}
+
+var suggestions sync.Map // key NUL version NUL scopes -> suggestion
+
+func suggestUncached(key, version string, scopes []string) string {
 	if slices.Contains(scopes, catalog.Producer) || slices.Contains(scopes, catalog.Consumer) {
 		if r, ok := legacyClientKeys[key]; ok {
 			return r
@@ -172,12 +188,18 @@ func closest(key string, candidates []string) string {
 	norm := normalizeKey(key)
 	best, bestDist, tie := "", maxDistance(norm)+1, false
 	var completions []string
+	var rows [2][]int
 	for _, c := range slices.Compact(slices.Sorted(slices.Values(candidates))) {
 		nc := normalizeKey(c)
 		if rest, ok := strings.CutPrefix(nc, norm+"."); ok && !strings.Contains(rest, ".") {
 			completions = append(completions, c)
 		}
-		d := levenshtein(norm, nc)
+		// The distance is at least the difference in length: a candidate
+		// further than the best so far changes nothing, so skip the work.
+		if abs(len(nc)-len(norm)) > bestDist {
+			continue
+		}
+		d := levenshtein(norm, nc, &rows)
 		switch {
 		case d < bestDist:
 			best, bestDist, tie = c, d, false
@@ -192,6 +214,13 @@ func closest(key string, candidates []string) string {
 		return completions[0]
 	}
 	return ""
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // maxDistance is how many edits still make a "did you mean": one for short
@@ -212,9 +241,15 @@ func normalizeKey(k string) string {
 	return keySeparators.Replace(strings.ToLower(k))
 }
 
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// levenshtein is the edit distance of a and b; rows is scratch space
+// reused across calls (closest compares one key with every catalog key).
+func levenshtein(a, b string, rows *[2][]int) int {
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1)
+		}
+	}
+	prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}

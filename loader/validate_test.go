@@ -1,9 +1,13 @@
 package loader
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/loader/catalog"
 )
 
 // settingOf loads text as file under a temporary directory for a Kafka
@@ -257,4 +261,68 @@ func FuzzClosest(f *testing.F) {
 			t.Errorf("closest(%q) = %q, not a candidate", key, got)
 		}
 	})
+}
+
+// closestByScan is closest without its shortcuts (no length bound, a fresh
+// distance table per candidate): the reference the fast one must match.
+func closestByScan(key string, candidates []string) string {
+	norm := normalizeKey(key)
+	best, bestDist, tie := "", maxDistance(norm)+1, false
+	var completions []string
+	seen := map[string]bool{}
+	for _, c := range candidates {
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		nc := normalizeKey(c)
+		if rest, ok := strings.CutPrefix(nc, norm+"."); ok && !strings.Contains(rest, ".") {
+			completions = append(completions, c)
+		}
+		var rows [2][]int
+		switch d := levenshtein(norm, nc, &rows); {
+		case d < bestDist:
+			best, bestDist, tie = c, d, false
+		case d == bestDist:
+			tie = true
+		}
+	}
+	if best != "" && !tie {
+		return best
+	}
+	if len(completions) == 1 {
+		return completions[0]
+	}
+	return ""
+}
+
+// TestClosestMatchesFullScan mistypes every broker and producer key of the
+// newest catalog (a letter dropped, doubled, swapped; a segment dropped)
+// and checks that the suggestion is the one a full scan finds.
+func TestClosestMatchesFullScan(t *testing.T) {
+	version := catalog.Newest()
+	for _, scope := range []string{catalog.Broker, catalog.Producer} {
+		keys := catalog.Keys(version, scope)
+		slices.Sort(keys) // closest's iteration order decides among completions
+		checked := 0
+		for i, k := range keys {
+			if i%7 != 0 { // a sample keeps the test fast; every shape of key is still there
+				continue
+			}
+			mid := len(k) / 2
+			typos := []string{k[:mid] + k[mid+1:], k[:mid] + k[mid:mid+1] + k[mid:], k + "x", k[:strings.LastIndex(k, ".")+1]}
+			if mid+1 < len(k) {
+				typos = append(typos, k[:mid]+k[mid+1:mid+2]+k[mid:mid+1]+k[mid+2:])
+			}
+			for _, typo := range typos {
+				if got, want := closest(typo, keys), closestByScan(typo, keys); got != want {
+					t.Errorf("closest(%q) = %q, a full scan finds %q", typo, got, want)
+				}
+				checked++
+			}
+		}
+		if checked < 50 {
+			t.Fatalf("%s: only %d typos checked", scope, checked)
+		}
+	}
 }
