@@ -57,7 +57,7 @@ func loadTerraform(inputs []Input) []*Doc {
 	if len(files) == 0 {
 		return out
 	}
-	res := terraform.Load(files, terraform.Options{ReadFile: terraform.DirReader(filepath.Dir(inputs[0].Path))})
+	res := terraform.Load(files, terraform.Options{ReadFile: terraform.DirReader(filepath.Dir(inputs[0].Path)), CommentMarker: directivePrefix})
 	return append(out, terraformDocs(res)...)
 }
 

@@ -57,8 +57,10 @@ func yamlDocs(sources []yamlSource) []*Doc {
 			}
 			continue
 		}
-		for _, c := range f.Comments {
-			comments[f.Name] = append(comments[f.Name], Comment{Line: c.Line, Text: c.Text, Trailing: c.Trailing})
+		if mayHoldDirective(src.data) {
+			for _, c := range f.Comments {
+				comments[f.Name] = append(comments[f.Name], Comment{Line: c.Line, Text: c.Text, Trailing: c.Trailing})
+			}
 		}
 		switch {
 		case yamlsrc.IsStrimzi(f):

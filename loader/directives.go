@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"regexp"
@@ -55,6 +56,18 @@ func (d Directive) Text() string {
 		s += " " + strings.Join(d.Rules, ",")
 	}
 	return s
+}
+
+// directivePrefix starts every directive comment: a file without it holds
+// no directive, so its comments need not be collected (they are collected
+// only for directives, and a bulk tree's comments, license headers and
+// Kafka's documentation of every key, would otherwise stay in memory for
+// the whole run).
+const directivePrefix = "kafkalint:"
+
+// mayHoldDirective reports whether a file's text can hold a directive.
+func mayHoldDirective(data []byte) bool {
+	return bytes.Contains(data, []byte(directivePrefix))
 }
 
 var (

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unique"
 
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
@@ -92,7 +93,8 @@ type Doc struct {
 	Topic *Topic
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
-	// carry the same list.
+	// carry the same list. Only a file whose text holds "kafkalint:" has
+	// them (mayHoldDirective).
 	Comments []Comment
 
 	env       string
@@ -127,12 +129,18 @@ func parseProperties(file string, data []byte) *Doc {
 		return &Doc{Err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
 	}
 	r := &Doc{Format: "properties", File: file}
-	for _, c := range pf.Comments {
-		r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
+	if mayHoldDirective(data) {
+		for _, c := range pf.Comments {
+			r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
+		}
 	}
 	last := map[string]int{}
 	var earlier = map[string][]Location{}
 	for _, e := range pf.Entries {
+		// Keys and values are substrings of the whole file text, comments
+		// included; copy them so that text is not kept for the whole run
+		// (keys interned: a bulk tree repeats the same few thousand).
+		e.Key, e.Value = unique.Make(e.Key).Value(), strings.Clone(e.Value)
 		loc := Location{File: file, Line: e.Line, Column: e.Column}
 		if i, ok := last[e.Key]; ok {
 			prev := r.Settings[i]

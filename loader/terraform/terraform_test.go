@@ -68,3 +68,23 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCommentMarker: with a marker, only the files containing it have
+// their comments listed.
+func TestCommentMarker(t *testing.T) {
+	files := []File{
+		{Name: "m/a.tf", Data: []byte("# plain comment\nlocals {\n  x = 1 # trailing\n}\n")},
+		{Name: "m/b.tf", Data: []byte("locals {\n  # kafkalint:ignore KFK1001 -- reason\n  y = 2\n}\n")},
+	}
+	all := Load(files, Options{})
+	if len(all.Comments["m/a.tf"]) != 2 || len(all.Comments["m/b.tf"]) != 1 {
+		t.Fatalf("without a marker every comment is listed: %+v", all.Comments)
+	}
+	marked := Load(files, Options{CommentMarker: "kafkalint:"})
+	if _, ok := marked.Comments["m/a.tf"]; ok {
+		t.Errorf("a.tf has no marker, but its comments are listed: %+v", marked.Comments["m/a.tf"])
+	}
+	if diff := cmp.Diff(all.Comments["m/b.tf"], marked.Comments["m/b.tf"]); diff != "" {
+		t.Errorf("b.tf holds the marker, its comments must be listed (-all +marked):\n%s", diff)
+	}
+}
