@@ -116,6 +116,9 @@ func mergeSources(v *yaml.Node) []*yaml.Node {
 
 // lookup returns the entry of key in mapping m.
 func lookup(m *yaml.Node, key string) (entry, bool) {
+	if e, ok, merges := lookupOwn(m, key); !merges {
+		return e, ok
+	}
 	es, _ := entries(m)
 	for _, e := range es {
 		if e.key() == key {
@@ -225,4 +228,28 @@ func docStart(file string, doc *yaml.Node) Pos {
 		p.Line, p.Column = 1, 1
 	}
 	return p
+}
+
+// lookupOwn is lookup for a mapping without merge keys (almost all of
+// them), without building its entries: the last occurrence of key wins,
+// as in entries. merges reports a `<<` key, for which the caller must
+// apply the merge rules.
+func lookupOwn(m *yaml.Node, key string) (found entry, ok, merges bool) {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return entry{}, false, false
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := deref(m.Content[i]), deref(m.Content[i+1])
+		if k == nil || v == nil || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if k.Value == "<<" && k.Tag != "!!str" {
+			return entry{}, false, true
+		}
+		if k.Value == key {
+			found, ok = entry{k, v}, true
+		}
+	}
+	return found, ok, false
 }

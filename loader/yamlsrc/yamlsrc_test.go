@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func mustParse(t *testing.T, name, text string) *File {
@@ -288,5 +289,41 @@ func TestChartKafka(t *testing.T) {
 	}
 	if self, dep := ChartKafka([]byte("{{ bad")); self || dep != "" {
 		t.Error("invalid Chart.yaml")
+	}
+}
+
+// TestLookupAgreesWithEntries checks lookup's shortcut for mappings
+// without merge keys against the merge-aware entries on every mapping of
+// a document that mixes both, duplicates and aliases included.
+func TestLookupAgreesWithEntries(t *testing.T) {
+	src := "base: &base {a: 1, b: 2}\n" +
+		"plain: {a: 1, b: 2, a: 3, c: *base}\n" +
+		"merged: {<<: *base, b: 20, b: 21}\n" +
+		"quoted: {!!str <<: literal, a: 5}\n" +
+		"nested:\n  inner: {x: 1, x: 2}\n  <<: {inner: shadowed, y: 3}\n"
+	f := mustParse(t, "l.yaml", src)
+	var walk func(n *yaml.Node)
+	checked := 0
+	walk = func(n *yaml.Node) {
+		n = deref(n)
+		if n == nil || n.Kind != yaml.MappingNode {
+			return
+		}
+		es, _ := entries(n)
+		for _, want := range es {
+			got, ok := lookup(n, want.key())
+			if !ok || got.Key != want.Key || got.Value != want.Value {
+				t.Errorf("line %d: lookup(%q) = %v %v, entries say %v", n.Line, want.key(), got, ok, want)
+			}
+			checked++
+			walk(want.Value)
+		}
+		if _, ok := lookup(n, "absent"); ok {
+			t.Errorf("line %d: lookup found an absent key", n.Line)
+		}
+	}
+	walk(f.Docs[0])
+	if checked < 15 {
+		t.Fatalf("only %d keys checked", checked)
 	}
 }
