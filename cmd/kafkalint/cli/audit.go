@@ -287,7 +287,7 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	}
 	opts := loadOptions(a.flags.env, cmp.Or(a.flags.kafkaVersion, cfg.KafkaVersion), cfg, engine)
 	opts.Dir = spec.abs
-	_, rep, err := analyze(ctx, engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores)
+	_, _, rep, err := analyze(ctx, engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores, false)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+err.Error())
 	}

@@ -14,14 +14,22 @@ import (
 // evaluate every cluster, drop the rules the configuration turns off, apply
 // inline directives (unless ignored) and the configured severities. The
 // report is not finished: baselines and report filters come next.
-func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts loader.Options, cfg *config.Config, inlineIgnores bool) (*loader.Result, *report.Report, error) {
+//
+// Evaluation releases each cluster's model (res keeps only its name and
+// files), so the values of the settings written in the files, which
+// baselines hash, are taken before it when withValues is set.
+func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts loader.Options, cfg *config.Config, inlineIgnores, withValues bool) (*loader.Result, map[string]map[string]string, *report.Report, error) {
 	res, err := loader.Load(paths, opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	var values map[string]map[string]string
+	if withValues {
+		values = settingValues(res)
 	}
 	rep, err := evaluate(ctx, engine, res)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rep.Findings = slices.DeleteFunc(rep.Findings, func(f report.Finding) bool { return cfg.Rules[f.ID] == config.Off })
 	if inlineIgnores {
@@ -32,5 +40,5 @@ func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts 
 			rep.Findings[i].Severity = sev
 		}
 	}
-	return res, rep, nil
+	return res, values, rep, nil
 }
