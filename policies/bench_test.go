@@ -183,3 +183,60 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRule evaluates each rule's report set alone over every cluster
+// of the tree, to find the rules that dominate evaluation:
+// go test -bench Rule/ -run '^$' -benchtime 1x ./policies
+func BenchmarkRule(b *testing.B) {
+	clusters := benchClusters(b)
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	mods, err := BundleModules(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	parsed, err := ParseModules(mods)
+	if err != nil {
+		b.Fatal(err)
+	}
+	compiler, err := NewCompiler()
+	if err != nil {
+		b.Fatal(err)
+	}
+	compiler.Compile(parsed)
+	if compiler.Failed() {
+		b.Fatal(compiler.Errors)
+	}
+	store, err := defaultStore()
+	if err != nil {
+		b.Fatal(err)
+	}
+	inputs := make([]ast.Value, len(clusters))
+	for i, c := range clusters {
+		if inputs[i], err = toValue(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	for _, r := range engine.Rules() {
+		if r.Engine == EngineGo {
+			continue
+		}
+		b.Run(r.ID+"-"+r.Slug, func(b *testing.B) {
+			q, err := rego.New(rego.Compiler(compiler), rego.Store(store), rego.Query(r.Path+".report")).PrepareForEval(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				for _, in := range inputs {
+					if _, err := q.Eval(ctx, rego.EvalParsedInput(in)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(inputs)), "µs/cluster")
+		})
+	}
+}

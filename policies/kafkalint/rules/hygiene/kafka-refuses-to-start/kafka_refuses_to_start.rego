@@ -619,21 +619,25 @@ _explicit_value(s) if {
 # _full_file holds when a node's file is a whole Kafka configuration that
 # should hold key: a .properties file, and key not set by the platform.
 _full_file(node, key) if {
-	_properties(node)
-	not _templated(node)
+	node.file in _whole_files
 	not key in node.managed_keys
 }
 
-# _templated: a template with conditional blocks (Jinja {% if %} lines read
-# as keys) is not the configuration Kafka reads.
-_templated(node) if {
+# _whole_files are the .properties files that are not templates: a
+# template with conditional blocks (Jinja {% if %} lines read as keys) is
+# not the configuration Kafka reads. A rule without arguments is evaluated
+# once per evaluation, so the files are scanned once, not once per call of
+# _full_file (which is called for many keys of every node).
+_whole_files := _properties_files - _templated_files
+
+_templated_files contains node.file if {
+	some node in input.nodes
 	some key, _ in node.settings
 	contains(key, "{%")
 }
 
-_properties(node) if {
+_properties_files contains f.path if {
 	some f in input.files
-	f.path == node.file
 	f.format == "properties"
 }
 
