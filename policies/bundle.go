@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -53,14 +55,32 @@ func BundleModules(withTests bool) ([]Module, error) {
 
 // ParseModules parses Rego v1 modules with their METADATA annotations.
 func ParseModules(mods []Module) (map[string]*ast.Module, error) {
-	out := make(map[string]*ast.Module, len(mods))
+	// Parsing is a third of the start-up cost of every run (a one-file
+	// pre-commit lint included) and each module parses on its own: spread
+	// it over the cores.
+	parsed := make([]*ast.Module, len(mods))
+	errs := make([]error, len(mods))
 	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
-	for _, m := range mods {
-		parsed, err := ast.ParseModuleWithOpts(m.Path, m.Text, opts)
-		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", m.Path, err)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(mods), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				parsed[i], errs[i] = ast.ParseModuleWithOpts(mods[i].Path, mods[i].Text, opts)
+			}
+		})
+	}
+	for i := range mods {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string]*ast.Module, len(mods))
+	for i, m := range mods {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("parse %s: %w", m.Path, errs[i])
 		}
-		out[m.Path] = parsed
+		out[m.Path] = parsed[i]
 	}
 	return out, nil
 }
