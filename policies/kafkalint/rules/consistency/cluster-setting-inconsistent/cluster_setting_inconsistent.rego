@@ -63,11 +63,24 @@ _why := {
 # A node whose platform sets a key of the aspect itself (managed_keys) takes
 # no part: its files do not show the value Kafka gets.
 _parties(aspect, class) := [p |
-	some node in input.nodes
-	cluster.role_class(node) == class
+	some i, node in input.nodes
+	_class_of[i] == class
 	not _managed(node, aspect)
 	p := _party(aspect, node)
 ]
+
+# _class_of[i] is the role class of node i, and _shared_classes the classes
+# with two or more nodes: only those can disagree. Rules without arguments
+# are evaluated once per evaluation, so most clusters (one node of each
+# class) skip the per-aspect work entirely.
+_class_of[i] := cluster.role_class(node) if some i, node in input.nodes
+
+_shared_classes contains class if {
+	some i, class in _class_of
+	some j, other in _class_of
+	i < j
+	other == class
+}
 
 _aspect_keys := {
 	"controller.listener.names": {"controller.listener.names"},
@@ -86,8 +99,9 @@ _managed(node, aspect) if {
 }
 
 report contains result.fail_related(party.setting, message, cluster.others(parties, i)) if {
+	some class in _shared_classes
 	some aspect, classes in _classes
-	some class in classes
+	class in classes
 	parties := _parties(aspect, class)
 	some i in cluster.odd_ones(parties)
 	party := parties[i]
