@@ -654,6 +654,13 @@ _settled(node, key) if {
 
 _settled(node, key) if _full_file(node, key)
 
+# A whole .properties file whose platform manages nothing settles every key
+# (the common case, checked before the key-by-key test).
+_all_settled(node, _) if {
+	node.file in _whole_files
+	count(node.managed_keys) == 0
+}
+
 _all_settled(node, keys) if {
 	every key in keys {
 		_settled(node, key)
