@@ -47,6 +47,11 @@ var load = sync.OnceValue(func() *file {
 	return &f
 })
 
+// Preload decodes the embedded catalog now (about 10 ms), so that a caller
+// can have it done on another core while it does other start-up work, such
+// as compiling the rules.
+func Preload() { load() }
+
 var versions = sync.OnceValue(func() []string {
 	var vs []string
 	for v := range load().Versions {
