@@ -306,6 +306,7 @@ func brokerEndpoints(n *Node) []Listener {
 }
 
 // buildClusters groups records into clusters (see docs/model.md, "Grouping").
+// It consumes recs: each entry is set to nil once its cluster is built.
 func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	slices.SortFunc(recs, func(a, b *Doc) int { return cmp.Compare(a.File, b.File) })
 	u := newUnionFind(recs)
@@ -462,6 +463,12 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 		setCounts(c, recs, members)
 		c.Name = clusterName(c)
 		clusters = append(clusters, c)
+		// The cluster holds what it needs of its docs now: let the rest
+		// of them go while the next clusters are typed (the documents of
+		// a bulk tree are tens of MB).
+		for _, i := range members {
+			recs[i] = nil
+		}
 	}
 	slices.SortFunc(clusters, func(a, b *Cluster) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Files[0].Path, b.Files[0].Path), cmp.Compare(firstLine(a), firstLine(b)))
