@@ -118,10 +118,12 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 		case isFlow:
 			classifyMissingAs(s, base, version, scopes)
 			if s.KeyStatus == KeyUnknown {
-				s.Suggestion = ""
+				n := s.Notes()
+				n.Suggestion = ""
 				if c := closest(base, mirrorKeys); c != "" {
-					s.Suggestion = src + "->" + tgt + "." + c
+					n.Suggestion = src + "->" + tgt + "." + c
 				}
+				s.setNotes(n)
 			}
 		case s.Key == "clusters":
 			s.KeyStatus = KeyKnown
@@ -133,10 +135,12 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 		default:
 			classifyMissingAs(s, s.Key, version, scopes)
 			if s.KeyStatus == KeyUnknown {
-				s.Suggestion = closest(s.Key, append(slices.Clone(mirrorKeys), "clusters"))
-				if s.Suggestion == "" {
-					s.KeyStatus, s.AddedIn = KeyExempt, ""
+				n := s.Notes()
+				n.Suggestion = closest(s.Key, append(slices.Clone(mirrorKeys), "clusters"))
+				if n.Suggestion == "" {
+					s.KeyStatus, n.AddedIn = KeyExempt, ""
 				}
+				s.setNotes(n)
 			}
 		}
 	}
@@ -170,7 +174,10 @@ func hasAnyPrefix(key string, prefixes []string) bool {
 func classifyMissingAs(s *Setting, key, version string, scopes []string) {
 	probe := &Setting{Key: key}
 	classifyMissing(probe, version, scopes, nil)
-	s.KeyStatus, s.RemovedAfter, s.AddedIn = probe.KeyStatus, probe.RemovedAfter, probe.AddedIn
+	n := s.Notes()
+	n.RemovedAfter, n.AddedIn = probe.Notes().RemovedAfter, probe.Notes().AddedIn
+	s.KeyStatus = probe.KeyStatus
+	s.setNotes(n)
 }
 
 // buildMirror fills a MirrorMaker's location, aliases and flows from its

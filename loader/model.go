@@ -47,6 +47,16 @@ type Setting struct {
 	// a plugin: listener.name.*, config.providers*, authorizer and vendor
 	// keys, client and alias overrides in MirrorMaker 2).
 	KeyStatus string `json:"key_status,omitempty"`
+	// KeyNotes says more about an unknown or removed key; nil for every
+	// other setting (most of them: a 10,000-file tree has a quarter of a
+	// million settings, and these fields would be a quarter of their
+	// memory). Its fields appear in the model as the setting's own; read
+	// them through Notes, which is safe when there are none.
+	*KeyNotes
+}
+
+// KeyNotes are the catalog's notes on an unknown or removed key.
+type KeyNotes struct {
 	// Suggestion is the closest known key of an unknown one (did you mean).
 	Suggestion string `json:"suggestion,omitempty"`
 	// KnownFor names the other kinds that define an unknown key (a consumer
@@ -57,6 +67,23 @@ type Setting struct {
 	AddedIn string `json:"added_in,omitempty"`
 	// RemovedAfter is the last cataloged release defining a removed key.
 	RemovedAfter string `json:"removed_after,omitempty"`
+}
+
+// Notes returns the setting's key notes (zero when it has none).
+func (s *Setting) Notes() KeyNotes {
+	if s.KeyNotes == nil {
+		return KeyNotes{}
+	}
+	return *s.KeyNotes
+}
+
+// setNotes records n, or no notes at all when n says nothing.
+func (s *Setting) setNotes(n KeyNotes) {
+	if n.Suggestion == "" && len(n.KnownFor) == 0 && n.AddedIn == "" && n.RemovedAfter == "" {
+		s.KeyNotes = nil
+		return
+	}
+	s.KeyNotes = &n
 }
 
 // Endpoint is a host:port pair as written.

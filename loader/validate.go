@@ -64,7 +64,10 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 				// interceptors and the application (schema.registry.url,
 				// topic, ...): only a near miss of a client key, a key of
 				// another kind or a 0.8-era key is certainly a mistake.
-				s.KeyStatus, s.Suggestion, s.KnownFor = KeyExempt, "", nil
+				n := s.Notes()
+				n.Suggestion, n.KnownFor = "", nil
+				s.KeyStatus = KeyExempt
+				s.setNotes(n)
 			}
 		}
 	}
@@ -122,16 +125,18 @@ func classifyMissing(s *Setting, version string, own, others []string) {
 		s.KeyStatus = KeyKnown
 		return
 	case older != "":
-		s.KeyStatus, s.RemovedAfter = KeyRemoved, older
+		s.KeyStatus = KeyRemoved
+		s.setNotes(KeyNotes{RemovedAfter: older})
 		return
 	}
-	s.KeyStatus, s.AddedIn = KeyUnknown, newer
+	n := KeyNotes{AddedIn: newer, Suggestion: suggest(s.Key, version, own)}
 	for _, o := range others {
 		if _, ok := catalog.Lookup(version, o, s.Key); ok {
-			s.KnownFor = append(s.KnownFor, o)
+			n.KnownFor = append(n.KnownFor, o)
 		}
 	}
-	s.Suggestion = suggest(s.Key, version, own)
+	s.KeyStatus = KeyUnknown
+	s.setNotes(n)
 }
 
 // suggest returns the known key a mistyped one most likely meant: a legacy
@@ -286,7 +291,7 @@ var legacyClientKeys = map[string]string{
 
 func clientReportable(s *Setting) bool {
 	_, legacy := legacyClientKeys[s.Key]
-	return legacy || s.Suggestion != "" || len(s.KnownFor) > 0
+	return legacy || s.Notes().Suggestion != "" || len(s.Notes().KnownFor) > 0
 }
 
 // imageKeys come from container images' environment variables

@@ -48,8 +48,8 @@ type annotation struct {
 
 func annotationOf(s *Setting) annotation {
 	return annotation{
-		Status: s.KeyStatus, Suggestion: s.Suggestion, AddedIn: s.AddedIn, RemovedAfter: s.RemovedAfter,
-		Invalid: s.Invalid, KnownFor: s.KnownFor, Value: s.Value,
+		Status: s.KeyStatus, Suggestion: s.Notes().Suggestion, AddedIn: s.Notes().AddedIn, RemovedAfter: s.Notes().RemovedAfter,
+		Invalid: s.Invalid, KnownFor: s.Notes().KnownFor, Value: s.Value,
 	}
 }
 
