@@ -30,20 +30,14 @@ import data.kafkalint.lib.result
 # ****) holds no secret. The
 # message names the key and, for JAAS, the option, never the value.
 report contains result.fail(s, _message(s, _what(s))) if {
-	some unit in array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
-	some s in unit.settings
-	s.source == "explicit"
-	not s.unknown
+	some s in _candidates
 	_secret_key(s)
 	not _jaas(s.key)
 	_real_secret(s.raw)
 }
 
 report contains result.fail(s, _message(s, _options(options))) if {
-	some unit in array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
-	some s in unit.settings
-	s.source == "explicit"
-	not s.unknown
+	some s in _candidates
 	_jaas(s.key)
 	options := sort({option |
 		some m in regex.find_all_string_submatch_n(_jaas_secret_option, s.raw, -1)
@@ -72,17 +66,31 @@ _what(s) := "a password" if endswith(s.key, "password")
 # Schema Registry basic auth, API secrets).
 _secret_key(s) if s.type == "password"
 
-_secret_key(s) if s.key == "password"
+_secret_key(s) if regex.match(`(^|\.)password$|\.secret$|basic\.auth\.user\.info$`, s.key)
 
-_secret_key(s) if endswith(s.key, ".password")
+_jaas(key) if regex.match(`(^|\.)sasl\.jaas\.config$`, key)
 
-_secret_key(s) if endswith(s.key, ".secret")
+# _candidates are the settings written with a known value whose key can
+# hold a secret (_secret_key or _jaas), found in one pass over the settings
+# per evaluation with no function call per setting: this filter sees every
+# setting of the cluster, so its cost is what the rule costs.
+_candidates contains s if {
+	some unit in _units
+	some s in unit.settings
+	s.type == "password"
+	s.source == "explicit"
+	not s.unknown
+}
 
-_secret_key(s) if endswith(s.key, "basic.auth.user.info")
+_candidates contains s if {
+	some unit in _units
+	some s in unit.settings
+	s.source == "explicit"
+	regex.match(`(^|\.)(password|sasl\.jaas\.config)$|\.secret$|basic\.auth\.user\.info$`, s.key)
+	not s.unknown
+}
 
-_jaas(key) if key == "sasl.jaas.config"
-
-_jaas(key) if endswith(key, ".sasl.jaas.config")
+_units := array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
 
 # A JAAS option carrying a secret: password, clientSecret (OAuth), or the
 # PlainLoginModule's user_<name> entries, with a quoted or bare value.
