@@ -31,24 +31,28 @@ import data.kafkalint.lib.result
 report contains result.fail(s, _message(s, "the broker or controller refuses to start")) if {
 	some node in input.nodes
 	some s in node.settings
+	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains result.fail(s, _message(s, "the client fails when the application creates it")) if {
 	some client in input.clients
 	some s in client.settings
+	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains result.fail(s, _message(s, "the MirrorMaker 2 connectors reject the configuration and do not run")) if {
 	some mm in input.mirror_makers
 	some s in mm.settings
+	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains result.fail(s, _message(s, "the topic cannot be created or altered with it")) if {
 	some topic in input.topics
 	some s in topic.settings
+	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
