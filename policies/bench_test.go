@@ -240,3 +240,27 @@ func BenchmarkRule(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvaluateEmpty is the fixed cost of one evaluation: every rule
+// package on a cluster with nothing in it.
+func BenchmarkEvaluateEmpty(b *testing.B) {
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	empty := &loader.Cluster{
+		Name: "empty", KafkaVersion: "4.1", KafkaVersionSource: "default", KafkaRelease: []int{4, 1},
+		GroupedBy: []string{}, Files: []*loader.SourceFile{}, Nodes: []*loader.Node{}, Clients: []*loader.Client{},
+		Meta: []*loader.MetaProperties{}, MirrorMakers: []*loader.MirrorMaker{}, Topics: []*loader.Topic{},
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		findings, err := engine.Evaluate(ctx, empty)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(findings) > 0 {
+			b.Fatalf("an empty cluster has findings: %v", findings)
+		}
+	}
+}
