@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -77,7 +78,9 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 		})
 	}
 	res := &Result{}
-	loadInputs(res, files, opts)
+	if err := loadInputs(context.Background(), res, files, opts); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

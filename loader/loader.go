@@ -6,6 +6,7 @@ package loader
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -74,6 +75,13 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": tru
 
 // Load reads every path (files, or directories walked recursively).
 func Load(paths []string, opts Options) (*Result, error) {
+	return LoadContext(context.Background(), paths, opts)
+}
+
+// LoadContext is Load that stops when ctx is done (between files), and then
+// returns ctx's error: an audit's --repo-timeout or an interrupted run does
+// not keep reading a large tree nobody will see the result of.
+func LoadContext(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if opts.Environment != "" && !slices.Contains(Environments, opts.Environment) {
 		return nil, fmt.Errorf("unknown environment %q (want one of %s)", opts.Environment, strings.Join(Environments, ", "))
 	}
@@ -88,14 +96,19 @@ func Load(paths []string, opts Options) (*Result, error) {
 		opts.Dir = wd
 	}
 	res := &Result{}
-	files := dropExcluded(collect(paths, opts.Dir, res), opts)
-	loadInputs(res, files, opts)
+	files := dropExcluded(collect(ctx, paths, opts.Dir, res), opts)
+	if err := loadInputs(ctx, res, files, opts); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
 // loadInputs parses the files and groups what they hold into clusters.
-func loadInputs(res *Result, files []Input, opts Options) {
-	docs := parseAll(files, opts)
+func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) error {
+	docs := parseAll(ctx, files, opts)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var all []*Doc
 	produced := map[string]bool{}
 	for _, d := range docs {
@@ -120,6 +133,7 @@ func loadInputs(res *Result, files []Input, opts Options) {
 	slices.SortFunc(res.Errors, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
 	})
+	return nil
 }
 
 // Input is a file to read.
@@ -135,7 +149,7 @@ type Input struct {
 }
 
 // collect expands the paths into files, recording unreadable paths as errors.
-func collect(paths []string, dir string, res *Result) []Input {
+func collect(ctx context.Context, paths []string, dir string, res *Result) []Input {
 	seen := map[string]bool{}
 	var out []Input
 	add := func(p string, explicit bool) {
@@ -161,6 +175,9 @@ func collect(paths []string, dir string, res *Result) []Input {
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if ctx.Err() != nil {
+				return fs.SkipAll // the caller reports ctx's error
+			}
 			if err != nil {
 				res.Errors = append(res.Errors, &Error{File: displayPath(path, dir), Message: readError(err)})
 				if d != nil && d.IsDir() {
@@ -229,7 +246,7 @@ func displayPath(p, dir string) string {
 // parseAll parses the inputs in parallel: a file at a time, or a directory
 // at a time for adapters that read a directory as one unit (a Terraform
 // module). Docs come back in input order.
-func parseAll(files []Input, opts Options) []*Doc {
+func parseAll(ctx context.Context, files []Input, opts Options) []*Doc {
 	type unit struct{ inputs []Input }
 	var units []unit
 	dirUnit := map[string]int{}
@@ -252,6 +269,9 @@ func parseAll(files []Input, opts Options) []*Doc {
 	for range min(runtime.GOMAXPROCS(0), max(len(units), 1)) {
 		wg.Go(func() {
 			for i := range work {
+				if ctx.Err() != nil {
+					continue // drain: the caller reports ctx's error
+				}
 				out[i] = units[i].inputs[0].adapter.load(units[i].inputs)
 				for _, d := range out[i] {
 					prepare(d, opts)

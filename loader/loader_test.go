@@ -1,9 +1,13 @@
 package loader
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -263,5 +267,52 @@ func TestUnreadablePathIsAnError(t *testing.T) {
 	}
 	if len(res.Errors) != 1 {
 		t.Errorf("errors = %+v, want one", res.Errors)
+	}
+}
+
+// cancelAfter is a context that reports cancellation from its n+1-th Err
+// call on: it cancels a load at a chosen point without timing.
+type cancelAfter struct {
+	context.Context
+	mu sync.Mutex
+	n  int
+}
+
+func (c *cancelAfter) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n <= 0 {
+		return context.Canceled
+	}
+	c.n--
+	return nil
+}
+
+// TestLoadContextStops: a load whose context is done, before or while the
+// files are read, returns the context's error and no result; an undisturbed
+// one returns what Load does.
+func TestLoadContextStops(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 20 {
+		write(t, dir, fmt.Sprintf("n%02d/server.properties", i), fmt.Sprintf("process.roles=broker\nnode.id=%d\n", i))
+	}
+	want := load(t, dir, Options{})
+	if len(want.Clusters) != 20 {
+		t.Fatalf("%d clusters, want 20", len(want.Clusters))
+	}
+	// The walk asks once per entry (root, 20 directories, 20 files): 41
+	// calls; canceling on the 45th stops the parsing part-way.
+	for _, n := range []int{0, 5, 44} {
+		res, err := LoadContext(&cancelAfter{Context: context.Background(), n: n}, []string{dir}, Options{Dir: dir})
+		if !errors.Is(err, context.Canceled) || res != nil {
+			t.Errorf("canceled after %d checks: got %v, %v; want no result and context.Canceled", n, res, err)
+		}
+	}
+	got, err := LoadContext(context.Background(), []string{dir}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadContext differs from Load (-Load +LoadContext):\n%s", diff)
 	}
 }

@@ -238,9 +238,8 @@ func (a *auditor) run(ctx context.Context, repos []repoSpec) iter.Seq[*report.Au
 }
 
 // one lints a repository within --repo-timeout. On a timeout the
-// repository is recorded as not analyzed right away; its cancellation
-// stops the policy evaluation, while loading, which cannot be interrupted,
-// finishes in the background and is discarded.
+// repository is recorded as not analyzed right away; the cancellation stops
+// its loading (between files) or its policy evaluation in the background.
 func (a *auditor) one(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	if a.flags.repoTimeout <= 0 {
 		return a.lint(ctx, spec)

@@ -29,7 +29,7 @@ func newInspect(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := loader.Load(args, loadOptions(env, cmp.Or(kafkaVersion, cfg.KafkaVersion), cfg, engine))
+			res, err := loader.LoadContext(cmd.Context(), args, loadOptions(env, cmp.Or(kafkaVersion, cfg.KafkaVersion), cfg, engine))
 			if err != nil {
 				return usageError("%v", err)
 			}

@@ -19,7 +19,7 @@ import (
 // files), so the values of the settings written in the files, which
 // baselines hash, are taken before it when withValues is set.
 func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts loader.Options, cfg *config.Config, inlineIgnores, withValues bool) (*loader.Result, map[string]map[string]string, *report.Report, error) {
-	res, err := loader.Load(paths, opts)
+	res, err := loader.LoadContext(ctx, paths, opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
