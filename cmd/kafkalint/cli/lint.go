@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -103,14 +102,9 @@ func resolve(f lintFlags, engine *policies.Engine) (*settings, error) {
 
 func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	// Start-up is most of a one-file (pre-commit) run: decode the Kafka
-	// catalog on another core while the rules compile, and do not collect
-	// garbage during the compilation. It allocates a few tens of MB, a
-	// fixed amount set by the rules, most of it garbage once compiled;
-	// collecting meanwhile only costs time (a fifth of a one-file run).
+	// catalog on another core while the rules compile (policyEngine).
 	go catalog.Preload()
-	gcPercent := debug.SetGCPercent(-1)
 	engine, err := policyEngine(ctx, f.configFile, f.policy)
-	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return err
 	}
