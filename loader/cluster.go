@@ -2,6 +2,7 @@ package loader
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -307,7 +308,8 @@ func brokerEndpoints(n *Node) []Listener {
 
 // buildClusters groups records into clusters (see docs/model.md, "Grouping").
 // It consumes recs: each entry is set to nil once its cluster is built.
-func buildClusters(recs []*Doc, opts Options) []*Cluster {
+// It stops, returning nil, when ctx is done.
+func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 	slices.SortFunc(recs, func(a, b *Doc) int { return cmp.Compare(a.File, b.File) })
 	u := newUnionFind(recs)
 	holders := map[string][]int{}
@@ -448,6 +450,9 @@ func buildClusters(recs []*Doc, opts Options) []*Cluster {
 	}
 	var clusters []*Cluster
 	for root, members := range groups {
+		if ctx.Err() != nil {
+			return nil
+		}
 		c := newCluster(opts)
 		c.GroupedBy = u.reasons[root]
 		if c.GroupedBy == nil {

@@ -129,7 +129,10 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 		}
 	}
 	res.Directives = collectDirectives(all)
-	res.Clusters = buildClusters(all, opts)
+	res.Clusters = buildClusters(ctx, all, opts)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	slices.SortFunc(res.Errors, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
 	})

@@ -301,8 +301,10 @@ func TestLoadContextStops(t *testing.T) {
 		t.Fatalf("%d clusters, want 20", len(want.Clusters))
 	}
 	// The walk asks once per entry (root, 20 directories, 20 files): 41
-	// calls; canceling on the 45th stops the parsing part-way.
-	for _, n := range []int{0, 5, 44} {
+	// calls; the parsing once per file and once at its end (21 more), the
+	// grouping once per cluster: canceling on the 45th call stops the
+	// parsing part-way, on the 71st the grouping.
+	for _, n := range []int{0, 5, 44, 70} {
 		res, err := LoadContext(&cancelAfter{Context: context.Background(), n: n}, []string{dir}, Options{Dir: dir})
 		if !errors.Is(err, context.Canceled) || res != nil {
 			t.Errorf("canceled after %d checks: got %v, %v; want no result and context.Canceled", n, res, err)

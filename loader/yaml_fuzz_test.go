@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -68,7 +69,7 @@ func FuzzYAMLModel(f *testing.F) {
 				}
 				ok = append(ok, d)
 			}
-			buildClusters(ok, Options{})
+			buildClusters(context.Background(), ok, Options{})
 		}
 	})
 }

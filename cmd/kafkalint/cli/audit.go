@@ -238,8 +238,9 @@ func (a *auditor) run(ctx context.Context, repos []repoSpec) iter.Seq[*report.Au
 }
 
 // one lints a repository within --repo-timeout. On a timeout the
-// repository is recorded as not analyzed right away; the cancellation stops
-// its loading (between files) or its policy evaluation in the background.
+// repository is recorded as not analyzed right away; in the background, the
+// cancellation stops its loading at the next file, grouping or evaluation
+// at the next cluster.
 func (a *auditor) one(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	if a.flags.repoTimeout <= 0 {
 		return a.lint(ctx, spec)

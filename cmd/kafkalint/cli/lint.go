@@ -243,7 +243,9 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 		wg.Go(func() {
 			for i := range work {
 				c := res.Clusters[i]
-				results[i], errs[i] = engine.Evaluate(ctx, c)
+				if errs[i] = ctx.Err(); errs[i] == nil { // timed out or interrupted: skip the rest
+					results[i], errs[i] = engine.Evaluate(ctx, c)
+				}
 				// What comes after evaluation needs only each cluster's
 				// name and files; dropping the rest lets the garbage
 				// collector free every model as soon as it is evaluated
