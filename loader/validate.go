@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/kafkalint/kafkalint/loader/catalog"
 )
@@ -144,7 +145,9 @@ func classifyMissing(s *Setting, version string, own, others []string) {
 // → log.retention.ms) or the other way round, else the closest key by edit
 // distance when it is close and unambiguous. The answer depends only on its
 // arguments and the embedded catalog, and a bulk tree repeats the same
-// unknown keys in file after file, so it is memoized.
+// unknown keys in file after file, so it is memoized, up to maxSuggestions
+// answers per process (an audit of many repositories meets ever new
+// application keys; past the bound they are computed each time).
 func suggest(key, version string, scopes []string) string {
 	memo := key + "\x00" + version + "\x00" + strings.Join(scopes, ",")
 	if v, ok := suggestions.Load(memo); ok {
@@ -153,11 +156,18 @@ func suggest(key, version string, scopes []string) string {
 		}
 	}
 	v := suggestUncached(key, version, scopes)
-	suggestions.Store(memo, v)
+	if suggestionCount.Add(1) <= maxSuggestions {
+		suggestions.Store(memo, v)
+	}
 	return v
 }
 
-var suggestions sync.Map // key NUL version NUL scopes -> suggestion
+const maxSuggestions = 1 << 16
+
+var (
+	suggestions     sync.Map // key NUL version NUL scopes -> suggestion
+	suggestionCount atomic.Int64
+)
 
 func suggestUncached(key, version string, scopes []string) string {
 	if slices.Contains(scopes, catalog.Producer) || slices.Contains(scopes, catalog.Consumer) {
