@@ -93,8 +93,9 @@ type Doc struct {
 	Topic *Topic
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
-	// carry the same list. Only a file whose text holds "kafkalint:" has
-	// them (mayHoldDirective).
+	// carry the same list. They serve only directives, so the adapters skip
+	// the comments of a file whose text does not hold "kafkalint:"
+	// (mayHoldDirective).
 	Comments []Comment
 
 	env       string

@@ -26,10 +26,11 @@ type Options struct {
 	// ReadFile reads a file named relative to the module directory, for
 	// templatefile(). Nil: templatefile() results are unknown.
 	ReadFile func(name string) ([]byte, error)
-	// CommentMarker, when set, limits Result.Comments to the files whose
-	// text contains it: kafkalint reads comments only for its
-	// "kafkalint:" directives, and listing the comments lexes a file a
-	// second time (a fifth of the bytes a bulk tree's loading allocates).
+	// CommentMarker, when set, lists the HCL comments of only the files
+	// whose text contains it (the comments of server_properties text are
+	// listed either way): kafkalint reads comments only for its
+	// "kafkalint:" directives, and listing a file's HCL comments lexes it a
+	// second time (a fifth of the bytes a bulk tree's loading allocated).
 	CommentMarker string
 }
 

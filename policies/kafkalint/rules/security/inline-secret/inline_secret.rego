@@ -71,9 +71,9 @@ _secret_key(s) if regex.match(`(^|\.)password$|\.secret$|basic\.auth\.user\.info
 _jaas(key) if regex.match(`(^|\.)sasl\.jaas\.config$`, key)
 
 # _candidates are the settings written with a known value whose key can
-# hold a secret (_secret_key or _jaas), found in one pass over the settings
-# per evaluation with no function call per setting: this filter sees every
-# setting of the cluster, so its cost is what the rule costs.
+# hold a secret (_secret_key or _jaas), found once per evaluation for both
+# reports, with no rule function called per setting (only builtins): this
+# filter sees every setting of the cluster, so its cost is the rule's.
 _candidates contains s if {
 	some unit in _units
 	some s in unit.settings
