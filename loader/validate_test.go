@@ -256,9 +256,13 @@ func FuzzClosest(f *testing.F) {
 	f.Add("", "")
 	f.Add("émit_heartbeats", "emit.heartbeats.enabled")
 	f.Fuzz(func(t *testing.T, key, candidate string) {
-		got := closest(key, []string{candidate, "acks", "linger.ms"})
+		candidates := []string{candidate, "acks", "linger.ms"}
+		got := closest(key, candidates)
 		if got != "" && got != candidate && got != "acks" && got != "linger.ms" {
 			t.Errorf("closest(%q) = %q, not a candidate", key, got)
+		}
+		if want := closestByScan(key, candidates); got != want {
+			t.Errorf("closest(%q) = %q, a full scan finds %q", key, got, want)
 		}
 	})
 }
