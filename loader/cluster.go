@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -389,7 +390,7 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 			byDir[path.Dir(r.File)] = append(byDir[path.Dir(r.File)], i)
 		}
 	}
-	for _, dir := range sortedKeys(byDir) {
+	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
 		idx := byDir[dir]
 		for a := range idx {
 			for b := a + 1; b < len(idx); b++ {
@@ -510,15 +511,6 @@ func firstLine(c *Cluster) int {
 		}
 	}
 	return line
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // onlyNodeIn returns the index of the single node config in dir, or -1.

@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -92,7 +93,7 @@ func Write(dir string, opts Options) (Stats, error) {
 // String lists the counts, e.g. "properties 6852, tf 1342, yaml 1806".
 func (s Stats) String() string {
 	var parts []string
-	for _, k := range sortedKeys(s) {
+	for _, k := range slices.Sorted(maps.Keys(s)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, s[k]))
 	}
 	return strings.Join(parts, ", ")
@@ -647,13 +648,4 @@ func (r *repo) mutateText(data string) string {
 		}
 		return sub[1] + v
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

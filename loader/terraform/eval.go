@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"path"
 	"slices"
@@ -293,20 +294,11 @@ func (m *module) localValue(l *local) cty.Value {
 }
 
 func (m *module) evalLocals() {
-	for _, name := range sortedNames(m.locals) {
+	for _, name := range slices.Sorted(maps.Keys(m.locals)) {
 		for _, l := range m.locals[name] {
 			m.localValue(l)
 		}
 	}
-}
-
-func sortedNames[V any](mp map[string]V) []string {
-	out := make([]string, 0, len(mp))
-	for k := range mp {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // ---- evaluation contexts ----
@@ -616,7 +608,7 @@ func refsIn(v cty.Value) []string {
 
 // dir is the module directory as shown in positions.
 func (m *module) dir() string {
-	names := sortedNames(m.sources)
+	names := slices.Sorted(maps.Keys(m.sources))
 	if len(names) == 0 {
 		return "."
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
@@ -45,7 +46,7 @@ func applyDirectives(rep *report.Report, res *loader.Result, engine *policies.En
 			Environment: ctx.env, Cluster: ctx.cluster, DocsURL: r.DocsURL, Key: key,
 		})
 	}
-	for _, file := range sortedKeys(res.Directives) {
+	for _, file := range slices.Sorted(maps.Keys(res.Directives)) {
 		for _, d := range res.Directives[file] {
 			switch {
 			case d.Problem != "":
@@ -131,13 +132,4 @@ func fileContext(res *loader.Result) map[string]fileCtx {
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
