@@ -57,10 +57,8 @@ func yamlDocs(sources []yamlSource) []*Doc {
 			}
 			continue
 		}
-		if mayHoldDirective(src.data) {
-			for _, c := range f.Comments {
-				comments[f.Name] = append(comments[f.Name], Comment{Line: c.Line, Text: c.Text, Trailing: c.Trailing})
-			}
+		for _, c := range f.Comments {
+			comments[f.Name] = append(comments[f.Name], Comment{Line: c.Line, Text: c.Text, Trailing: c.Trailing})
 		}
 		switch {
 		case yamlsrc.IsStrimzi(f):

@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"regexp"
@@ -58,16 +57,14 @@ func (d Directive) Text() string {
 	return s
 }
 
-// directivePrefix starts every directive comment: a file without it holds
-// no directive, so its comments need not be collected (they are collected
-// only for directives, and a bulk tree's comments, license headers and
-// Kafka's documentation of every key, would otherwise stay in memory for
-// the whole run).
+// directivePrefix starts every directive comment.
 const directivePrefix = "kafkalint:"
 
-// mayHoldDirective reports whether a file's text can hold a directive.
-func mayHoldDirective(data []byte) bool {
-	return bytes.Contains(data, []byte(directivePrefix))
+// isDirective reports whether a comment is a directive (well formed or not):
+// ParseDirectives looks at no other comment but to skip comment lines
+// between a directive and its target.
+func isDirective(c Comment) bool {
+	return strings.HasPrefix(strings.TrimSpace(c.Text), directivePrefix)
 }
 
 var (

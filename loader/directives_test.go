@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,4 +173,21 @@ func FuzzParseDirectives(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPrepareKeepsCommentsOnlyForDirectives: a doc keeps its comments when
+// one of them is a directive (they locate its target), else lets them go.
+func TestPrepareKeepsCommentsOnlyForDirectives(t *testing.T) {
+	plain := []Comment{{Line: 1, Text: " Licensed to the Apache Software Foundation"}, {Line: 2, Text: " kafkalint is a linter"}}
+	withDirective := append(slices.Clone(plain), Comment{Line: 3, Text: "  kafkalint:ignore KFK1001 -- reason"})
+	for _, tt := range []struct {
+		comments []Comment
+		want     int
+	}{{plain, 0}, {withDirective, 3}} {
+		d := &Doc{File: "c.properties", Kind: KindClient, Comments: tt.comments}
+		prepare(d, Options{})
+		if len(d.Comments) != tt.want {
+			t.Errorf("%v: %d comments kept, want %d", tt.comments, len(d.Comments), tt.want)
+		}
+	}
 }

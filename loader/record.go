@@ -93,9 +93,8 @@ type Doc struct {
 	Topic *Topic
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
-	// carry the same list. They serve only directives, so the adapters skip
-	// the comments of a file whose text does not hold "kafkalint:"
-	// (mayHoldDirective).
+	// carry the same list. They serve only directives: prepare drops them
+	// from a doc that has none.
 	Comments []Comment
 
 	env       string
@@ -130,10 +129,8 @@ func parseProperties(file string, data []byte) *Doc {
 		return &Doc{Err: &Error{File: file, Line: line, Message: "invalid properties file: " + msg}}
 	}
 	r := &Doc{Format: "properties", File: file}
-	if mayHoldDirective(data) {
-		for _, c := range pf.Comments {
-			r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
-		}
+	for _, c := range pf.Comments {
+		r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
 	}
 	last := map[string]int{}
 	var earlier = map[string][]Location{}
@@ -183,6 +180,12 @@ func prepare(d *Doc, opts Options) {
 	}
 	if d.Kind == KindNode {
 		d.node = buildNode(d)
+	}
+	// Comments serve only directives. Without one they would keep a bulk
+	// tree's license headers and Kafka's documentation of every key (and,
+	// as substrings, whole file texts) in memory for the whole run.
+	if !slices.ContainsFunc(d.Comments, isDirective) {
+		d.Comments = nil
 	}
 }
 
