@@ -73,10 +73,7 @@ func AuditSummaryLine(t AuditTotals) string {
 	if t.Failed > 0 {
 		fmt.Fprintf(&b, " (%d not analyzed)", t.Failed)
 	}
-	fmt.Fprintf(&b, ", %d %s, %d %s: %d %s, %d %s, %d info",
-		t.Files, plural(t.Files, "file"), t.Clusters, plural(t.Clusters, "cluster"),
-		t.BySeverity[Error], plural(t.BySeverity[Error], "error"), t.BySeverity[Warning], plural(t.BySeverity[Warning], "warning"),
-		t.BySeverity[Info])
+	fmt.Fprintf(&b, ", %s: %s", sizeCounts(t.Files, t.Clusters), severityCounts(t.BySeverity))
 	if t.Suppressed > 0 {
 		fmt.Fprintf(&b, "; not shown: %d suppressed", t.Suppressed)
 	}

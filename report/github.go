@@ -90,9 +90,7 @@ func escapeProperty(s string) string {
 func WriteGitHubSummary(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
-	fmt.Fprintf(&b, "## kafkalint\n\n%d %s, %d %s: **%d %s, %d %s, %d info**",
-		s.Files, plural(s.Files, "file"), s.Clusters, plural(s.Clusters, "cluster"),
-		s.BySeverity[Error], plural(s.BySeverity[Error], "error"), s.BySeverity[Warning], plural(s.BySeverity[Warning], "warning"), s.BySeverity[Info])
+	fmt.Fprintf(&b, "## kafkalint\n\n%s: **%s**", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
 	if s.Suppressed > 0 || s.Baselined > 0 {
 		fmt.Fprintf(&b, " (not shown: %d suppressed inline, %d in the baseline)", s.Suppressed, s.Baselined)
 	}

@@ -49,10 +49,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		fmt.Fprintf(&b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), e.Message)
 	}
 	s := r.Summary
-	fmt.Fprintf(&b, "%d %s, %d %s: %d %s, %d %s, %d info",
-		s.Files, plural(s.Files, "file"), s.Clusters, plural(s.Clusters, "cluster"),
-		s.BySeverity[Error], plural(s.BySeverity[Error], "error"), s.BySeverity[Warning], plural(s.BySeverity[Warning], "warning"),
-		s.BySeverity[Info])
+	fmt.Fprintf(&b, "%s: %s", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
 	if s.Skipped > 0 {
 		fmt.Fprintf(&b, " (%d skipped: not Kafka configuration)", s.Skipped)
 	}
@@ -65,6 +62,18 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	b.WriteString("\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sizeCounts and severityCounts are the two halves every summary line
+// (text, GitHub, audit) starts with: "3 files, 1 cluster" and
+// "2 errors, 0 warnings, 1 info".
+func sizeCounts(files, clusters int) string {
+	return fmt.Sprintf("%d %s, %d %s", files, plural(files, "file"), clusters, plural(clusters, "cluster"))
+}
+
+func severityCounts(by map[string]int) string {
+	return fmt.Sprintf("%d %s, %d %s, %d info",
+		by[Error], plural(by[Error], "error"), by[Warning], plural(by[Warning], "warning"), by[Info])
 }
 
 func plural(n int, word string) string {
