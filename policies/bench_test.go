@@ -193,26 +193,6 @@ func BenchmarkRule(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mods, err := BundleModules(false)
-	if err != nil {
-		b.Fatal(err)
-	}
-	parsed, err := ParseModules(mods)
-	if err != nil {
-		b.Fatal(err)
-	}
-	compiler, err := NewCompiler()
-	if err != nil {
-		b.Fatal(err)
-	}
-	compiler.Compile(parsed)
-	if compiler.Failed() {
-		b.Fatal(compiler.Errors)
-	}
-	store, err := defaultStore()
-	if err != nil {
-		b.Fatal(err)
-	}
 	inputs := make([]ast.Value, len(clusters))
 	for i, c := range clusters {
 		if inputs[i], err = toValue(c); err != nil {
@@ -225,7 +205,7 @@ func BenchmarkRule(b *testing.B) {
 			continue
 		}
 		b.Run(r.ID+"-"+r.Slug, func(b *testing.B) {
-			q, err := rego.New(rego.Compiler(compiler), rego.Store(store), rego.Query(r.Path+".report")).PrepareForEval(ctx)
+			q, err := engine.prepare(ctx, r.Path+".report")
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
@@ -57,8 +58,12 @@ type Rule struct {
 // Engine evaluates the compiled rule set. It is safe for concurrent use.
 type Engine struct {
 	query rego.PreparedEvalQuery
-	rules []*Rule
-	byKey map[string]*Rule // "category/slug"
+	// compiler and store are what query was prepared with (tests prepare
+	// other queries over them).
+	compiler *ast.Compiler
+	store    storage.Store
+	rules    []*Rule
+	byKey    map[string]*Rule // "category/slug"
 	// timeout limits the evaluation of one run (WithTimeout; 0: none).
 	timeout time.Duration
 }
@@ -111,7 +116,7 @@ func newEngine(ctx context.Context, mods []Module, trusted bool) (*Engine, error
 	if err != nil {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
-	e := &Engine{query: q, rules: rules, byKey: map[string]*Rule{}}
+	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}}
 	for _, r := range rules {
 		e.byKey[r.Category+"/"+r.Slug] = r
 	}

@@ -121,28 +121,8 @@ func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods, err := BundleModules(false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := ParseModules(mods)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := NewCompiler()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Compile(parsed)
-	if c.Failed() {
-		t.Fatal(c.Errors)
-	}
 	ctx := context.Background()
-	store, err := defaultStore() // the parameters the rules read, as the engine has them
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole, err := rego.New(rego.Compiler(c), rego.Store(store), rego.Query("data.kafkalint.rules")).PrepareForEval(ctx)
+	whole, err := engine.prepare(ctx, "data.kafkalint.rules")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,4 +347,10 @@ func TestInputFollowsEncodingJSON(t *testing.T) {
 			t.Errorf("field %q is missing", present)
 		}
 	}
+}
+
+// prepare prepares another query over the engine's compiled rules and
+// parameters.
+func (e *Engine) prepare(ctx context.Context, query string) (rego.PreparedEvalQuery, error) {
+	return rego.New(rego.Compiler(e.compiler), rego.Store(e.store), rego.Query(query)).PrepareForEval(ctx)
 }

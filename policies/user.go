@@ -368,7 +368,7 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Proble
 
 // engine prepares the query over every rule once.
 func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, error) {
-	e := &Engine{rules: s.rules, byKey: map[string]*Rule{}}
+	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}}
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: e.DefaultKeys()} })}
 	opts := append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store), rego.Query(rulesQuery(s.rules))}, p.regoOptions()...)
 	q, err := rego.New(opts...).PrepareForEval(ctx)
