@@ -53,15 +53,31 @@ func annotationOf(s *Setting) annotation {
 	}
 }
 
+// annotationCase loads text as file for a Kafka version and expects want
+// on the setting of key.
+type annotationCase struct {
+	name, file, text, version, key string
+	want                           annotation
+}
+
+func checkAnnotations(t *testing.T, tests []annotationCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := annotationOf(settingOf(t, tt.file, tt.text, tt.version, tt.key))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Kafka %s, %s (-want +got):\n%s", tt.version, tt.key, diff)
+			}
+		})
+	}
+}
+
 const brokerHead = "process.roles=broker\nnode.id=1\n"
 
 // TestKeyStatus: one case per verdict, each with the Kafka version it
 // applies to.
 func TestKeyStatus(t *testing.T) {
-	tests := []struct {
-		name, file, text, version, key string
-		want                           annotation
-	}{
+	checkAnnotations(t, []annotationCase{
 		{"known broker key", "server.properties", brokerHead + "num.partitions=3\n", "4.3", "num.partitions",
 			annotation{Status: KeyKnown, Value: int64(3)}},
 		{"typo with did-you-mean", "server.properties", brokerHead + "log.retention.hour=24\n", "4.3", "log.retention.hour",
@@ -106,24 +122,13 @@ func TestKeyStatus(t *testing.T) {
 			annotation{Status: KeyUnknown, Suggestion: "bootstrap.servers", Value: "k:9092"}},
 		{"client typo", "producer.properties", "bootstrap.servers=k:9092\nacks=all\nlinger.mss=5\n", "4.3", "linger.mss",
 			annotation{Status: KeyUnknown, Suggestion: "linger.ms", Value: "5"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := annotationOf(settingOf(t, tt.file, tt.text, tt.version, tt.key))
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Kafka %s, %s (-want +got):\n%s", tt.version, tt.key, diff)
-			}
-		})
-	}
+	})
 }
 
 // TestInvalidValue: one case per kind of validation, each with the Kafka
 // version it applies to.
 func TestInvalidValue(t *testing.T) {
-	tests := []struct {
-		name, file, text, version, key string
-		want                           annotation
-	}{
+	checkAnnotations(t, []annotationCase{
 		{"not an int", "server.properties", brokerHead + "num.partitions=three\n", "4.3", "num.partitions",
 			annotation{Status: KeyKnown, Invalid: "Not a number of type INT"}},
 		{"int overflow", "server.properties", brokerHead + "num.partitions=3000000000\n", "4.3", "num.partitions",
@@ -168,15 +173,7 @@ func TestInvalidValue(t *testing.T) {
 			annotation{Status: KeyKnown}},
 		{"removed key's value is not judged", "server.properties", "broker.id=0\ncontrolled.shutdown.max.retries=many\n", "4.3", "controlled.shutdown.max.retries",
 			annotation{Status: KeyRemoved, RemovedAfter: "3.9", Invalid: `"many" is not a valid int`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := annotationOf(settingOf(t, tt.file, tt.text, tt.version, tt.key))
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Kafka %s, %s (-want +got):\n%s", tt.version, tt.key, diff)
-			}
-		})
-	}
+	})
 }
 
 // TestImageVariables: a container image's own variables
