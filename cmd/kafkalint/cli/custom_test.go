@@ -177,38 +177,27 @@ func TestCustomFindingInEveryFormat(t *testing.T) {
 			}
 		}
 	}
-	var sarif struct {
-		Runs []struct {
-			Tool struct {
-				Driver struct {
-					Rules []struct {
-						ID               string
-						Name             string
-						HelpURI          string
-						ShortDescription struct{ Text string }
-						Help             struct{ Markdown string }
-						Properties       struct{ Tags []string }
-					}
-				}
-			}
-			Results []struct {
-				RuleID    string
-				RuleIndex int
-			}
-		}
-	}
-	readJSON(t, "out/report.sarif", &sarif)
-	run := sarif.Runs[0]
-	index := slices.IndexFunc(run.Tool.Driver.Rules, func(r struct {
+	type sarifRule struct {
 		ID               string
 		Name             string
 		HelpURI          string
 		ShortDescription struct{ Text string }
 		Help             struct{ Markdown string }
 		Properties       struct{ Tags []string }
-	}) bool {
-		return r.ID == "ACME100"
-	})
+	}
+	type sarifResult struct {
+		RuleID    string
+		RuleIndex int
+	}
+	var sarif struct {
+		Runs []struct {
+			Tool    struct{ Driver struct{ Rules []sarifRule } }
+			Results []sarifResult
+		}
+	}
+	readJSON(t, "out/report.sarif", &sarif)
+	run := sarif.Runs[0]
+	index := slices.IndexFunc(run.Tool.Driver.Rules, func(r sarifRule) bool { return r.ID == "ACME100" })
 	if index < 0 {
 		t.Fatal("SARIF rules[] lacks ACME100")
 	}
@@ -217,12 +206,7 @@ func TestCustomFindingInEveryFormat(t *testing.T) {
 		!strings.Contains(r.Help.Markdown, "Topics are created by Terraform.") || !slices.Contains(r.Properties.Tags, "operations") {
 		t.Errorf("SARIF rule %+v", r)
 	}
-	if !slices.ContainsFunc(run.Results, func(res struct {
-		RuleID    string
-		RuleIndex int
-	}) bool {
-		return res.RuleID == "ACME100" && res.RuleIndex == index
-	}) {
+	if !slices.ContainsFunc(run.Results, func(res sarifResult) bool { return res.RuleID == "ACME100" && res.RuleIndex == index }) {
 		t.Errorf("SARIF results lack ACME100 at rule index %d: %+v", index, run.Results)
 	}
 }
