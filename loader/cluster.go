@@ -609,7 +609,7 @@ func clusterName(c *Cluster) string {
 // adds it to the cluster.
 func addRecord(c *Cluster, r *Doc, opts Options) {
 	c.Files = append(c.Files, &SourceFile{
-		Path: r.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
+		Path: r.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource, Template: r.Template,
 		Duplicates: nonNil(r.Duplicates),
 	})
 	switch r.Kind {

@@ -167,10 +167,13 @@ func TestDuplicates(t *testing.T) {
 	}
 }
 
-func TestTemplateBranchesAreNotDuplicates(t *testing.T) {
+func TestTemplateIsMarkedAndBranchesAreNotDuplicates(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "s.properties", "node.id=1\n{% if combined %}\nprocess.roles=broker,controller\n{% else %}\nprocess.roles=broker\n{% endif %}\n")
 	res := load(t, dir, Options{})
+	if f := res.Clusters[0].Files[0]; !f.Template {
+		t.Error("a file with {% %} lines is not marked as a template")
+	}
 	if d := res.Clusters[0].Files[0].Duplicates; len(d) != 0 {
 		t.Errorf("duplicates = %+v, want none: template branches are alternatives", d)
 	}

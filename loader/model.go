@@ -244,6 +244,9 @@ type SourceFile struct {
 	// "config" (the source names it), "path" or "unknown".
 	EnvironmentSource string      `json:"environment_source"`
 	Duplicates        []Duplicate `json:"duplicates"`
+	// Template: a Jinja template ({% if %} lines), from which the file
+	// Kafka reads is rendered, so a key it lacks may be set after all.
+	Template bool `json:"template,omitempty"`
 }
 
 // Cluster is the unit of evaluation: the files that describe one Kafka

@@ -52,7 +52,10 @@ type Doc struct {
 	Kind       string
 	ClientKind string // producer | consumer | admin | client
 	Format     string // properties, terraform, strimzi, helm, compose, ...
-	File       string // display path
+	// Template: a Jinja template ({% if %} lines read as keys), not the
+	// text Kafka reads, which is rendered from it.
+	Template bool
+	File     string // display path
 	// Name names the unit inside its file (a resource, CR or service);
 	// empty for a properties file.
 	Name string
@@ -154,7 +157,7 @@ func parseProperties(file string, data []byte) *Doc {
 	if conditional(r) {
 		// A Jinja template repeats keys in {% if %}/{% else %} branches: only
 		// one of them is rendered, so repetition is not duplication.
-		r.Duplicates = nil
+		r.Template, r.Duplicates = true, nil
 	}
 	return r
 }

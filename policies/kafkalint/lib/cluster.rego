@@ -248,13 +248,20 @@ listener_names(node, files) := _default_listener_names if {
 }
 
 # absent_means_default holds when a key missing from a node's file means
-# Kafka's default applies: the file is a whole .properties configuration
-# (files is input.files) and the platform does not set the key itself.
+# Kafka's default applies: the file is a whole configuration (files is
+# input.files) and the platform does not set the key itself.
 absent_means_default(files, node, key) if {
 	some f in files
 	f.path == node.file
-	f.format == "properties"
+	whole_configuration(f)
 	not key in node.managed_keys
+}
+
+# whole_configuration holds for a file that is all Kafka reads: a
+# .properties file, not a template it is rendered from.
+whole_configuration(file) if {
+	file.format == "properties"
+	not file.template
 }
 
 _explicit(node, key) if node.settings[key].source == "explicit"

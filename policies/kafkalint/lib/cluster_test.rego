@@ -130,6 +130,13 @@ test_listener_names_absent_from_another_format_or_managed if {
 	not cluster.listener_names(written, _files(node, "strimzi"))
 }
 
+test_listener_names_absent_from_a_template if {
+	node := _controller("c.properties")
+	not cluster.listener_names(node, [object.union(_files(node, "properties")[0], {"template": true})])
+	not cluster.whole_configuration({"format": "properties", "template": true})
+	cluster.whole_configuration({"format": "properties"})
+}
+
 test_listener_names_written if {
 	node := t.with_listeners(_controller("c.properties"), "controller://c1:9093,SSL://c1:9094", 5)
 	cluster.listener_names(node, []) == {"CONTROLLER", "SSL"}

@@ -47,6 +47,7 @@
 #   since: unreleased
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 import data.kafkalint.lib.version
 
@@ -616,29 +617,19 @@ _explicit_value(s) if {
 	s.value != null
 }
 
-# _full_file holds when a node's file is a whole Kafka configuration that
-# should hold key: a .properties file, and key not set by the platform.
+# _full_file is cluster.absent_means_default for this rule's many calls:
+# a node's file is a whole Kafka configuration (cluster.whole_configuration)
+# that should hold key, which the platform does not set. A rule without
+# arguments is evaluated once per evaluation, so _whole_files scans the
+# files once, not once per call.
 _full_file(node, key) if {
 	node.file in _whole_files
 	not key in node.managed_keys
 }
 
-# _whole_files are the .properties files that are not templates: a
-# template with conditional blocks (Jinja {% if %} lines read as keys) is
-# not the configuration Kafka reads. A rule without arguments is evaluated
-# once per evaluation, so the files are scanned once, not once per call of
-# _full_file (which is called for many keys of every node).
-_whole_files := _properties_files - _templated_files
-
-_templated_files contains node.file if {
-	some node in input.nodes
-	some key, _ in node.settings
-	contains(key, "{%")
-}
-
-_properties_files contains f.path if {
+_whole_files contains f.path if {
 	some f in input.files
-	f.format == "properties"
+	cluster.whole_configuration(f)
 }
 
 # _settled holds when the model knows a key's effective value: the

@@ -87,6 +87,12 @@ test_fail_process_roles_missing_on_4_1 if {
 	_fires(_at("4.1", [node]), 1, "process.roles", "process.roles is not set: Kafka 4.1 refuses to start")
 }
 
+test_success_process_roles_missing_from_a_template if {
+	node := t.node(_f, [], [["node.id", 1, 1], ["log.dirs", "/data", 2]])
+	c := _at("4.1", [node])
+	_silent(object.union(c, {"files": [object.union(c.files[0], {"template": true})]}))
+}
+
 test_success_process_roles_managed_by_platform if {
 	node := object.union(t.node(_f, [], [["node.id", 1, 1]]), {"managed_keys": ["process.roles"]})
 	_silent(_at("4.3", [node]))
