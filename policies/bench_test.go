@@ -132,8 +132,10 @@ func BenchmarkInput(b *testing.B) {
 	}
 }
 
-// BenchmarkQuery is the Rego evaluation alone, on inputs converted once.
-func BenchmarkQuery(b *testing.B) {
+// benchInputs is the built-in engine and the tree's clusters converted to
+// Rego input once.
+func benchInputs(b *testing.B) (*Engine, []ast.Value) {
+	b.Helper()
 	clusters := benchClusters(b)
 	engine, err := Builtin()
 	if err != nil {
@@ -145,6 +147,12 @@ func BenchmarkQuery(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	return engine, inputs
+}
+
+// BenchmarkQuery is the Rego evaluation alone, on inputs converted once.
+func BenchmarkQuery(b *testing.B) {
+	engine, inputs := benchInputs(b)
 	ctx := context.Background()
 	for b.Loop() {
 		for _, in := range inputs {
@@ -157,18 +165,10 @@ func BenchmarkQuery(b *testing.B) {
 
 // BenchmarkDecode decodes the result sets of every cluster into findings.
 func BenchmarkDecode(b *testing.B) {
-	clusters := benchClusters(b)
-	engine, err := Builtin()
-	if err != nil {
-		b.Fatal(err)
-	}
+	engine, inputs := benchInputs(b)
 	ctx := context.Background()
 	var results []rego.ResultSet
-	for _, c := range clusters {
-		in, err := toValue(c)
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, in := range inputs {
 		rs, err := engine.query.Eval(ctx, rego.EvalParsedInput(in))
 		if err != nil {
 			b.Fatal(err)
@@ -188,17 +188,7 @@ func BenchmarkDecode(b *testing.B) {
 // of the tree, to find the rules that dominate evaluation:
 // go test -bench Rule/ -run '^$' -benchtime 1x ./policies
 func BenchmarkRule(b *testing.B) {
-	clusters := benchClusters(b)
-	engine, err := Builtin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	inputs := make([]ast.Value, len(clusters))
-	for i, c := range clusters {
-		if inputs[i], err = toValue(c); err != nil {
-			b.Fatal(err)
-		}
-	}
+	engine, inputs := benchInputs(b)
 	ctx := context.Background()
 	for _, r := range engine.Rules() {
 		if r.Engine == EngineGo {
