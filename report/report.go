@@ -52,7 +52,11 @@ type Finding struct {
 	Environment string     `json:"environment"`
 	Cluster     string     `json:"cluster"`
 	Related     []Location `json:"related"`
-	DocsURL     string     `json:"docs_url"`
+	// RelatedOmitted counts the related locations left out of Related
+	// (a disagreement among many nodes lists only the nearest ones), so
+	// len(Related)+RelatedOmitted is always the exact number.
+	RelatedOmitted int    `json:"related_omitted,omitempty"`
+	DocsURL        string `json:"docs_url"`
 	// Key is the logical thing the finding is about (a config key or
 	// resource), stable across edits that move lines.
 	Key string `json:"key,omitempty"`
