@@ -74,7 +74,7 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: rules.DefaultKeys()} })}
 
 	// The runner compiles the modules itself, with its own test stages.
-	parsed, err := ParseModules(append(must(BundleModules(false)), mods...))
+	parsed, err := ParseModules(append(append(must(BundleModules(false)), testFixtures()), mods...))
 	if err != nil {
 		return nil, err
 	}
