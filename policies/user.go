@@ -178,6 +178,13 @@ func compileSet(custom []Module) (*ruleSet, error) {
 		return nil, err
 	}
 	parsed := maps.Clone(bundle) // the compiler copies the modules it compiles
+	if slices.ContainsFunc(custom, func(m Module) bool { return strings.HasSuffix(m.Path, "_test.rego") }) {
+		fx, err := parsedFixtures()
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(parsed, fx) // custom tests may build fixtures with data.kafkalint.lib.testing
+	}
 	customParsed, err := parseCustom(custom)
 	if err != nil {
 		return nil, err
@@ -216,6 +223,11 @@ var parsedBundle = sync.OnceValues(func() (map[string]*ast.Module, error) {
 		return nil, err
 	}
 	return ParseModules(mods)
+})
+
+// parsedFixtures is the test fixtures module (bundle.go), parsed once.
+var parsedFixtures = sync.OnceValues(func() (map[string]*ast.Module, error) {
+	return ParseModules([]Module{testFixtures()})
 })
 
 // parseCustom parses custom modules and keeps them out of the bundle's

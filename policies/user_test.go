@@ -429,3 +429,24 @@ test_fires if {
 		t.Errorf("RunTests accepted a KFK id: %v", err)
 	}
 }
+
+// Custom policies' tests build fixtures with data.kafkalint.lib.testing,
+// which the runtime bundle leaves out.
+func TestCustomTestsUseFixtures(t *testing.T) {
+	test := `package custom.t
+
+import data.kafkalint.lib.testing
+
+test_fixture if {
+	s := testing.setting("prod/server.properties", "acks", "all", 3)
+	s.location.line == 3
+}
+`
+	run, err := RunTests(t.Context(), TestOptions{Paths: []string{writePolicies(t, map[string]string{"t_test.rego": test})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Results) != 1 || run.Failed() != 0 {
+		t.Errorf("fixtures unavailable to custom tests: %+v", run.Results)
+	}
+}
