@@ -384,10 +384,10 @@ func checkValue(s *Setting, key, version string, scopes []string) {
 		s.Invalid = parseFailure(s.Type)
 		return
 	}
-	if k.ValidValues == nil {
+	if k.ValidValues == "" {
 		return
 	}
-	if reason := parseValidator(*k.ValidValues).check(s.Value); reason != "" {
+	if reason := parseValidator(k.ValidValues).check(s.Value); reason != "" {
 		s.Value, s.Invalid = nil, reason
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
 	"github.com/kafkalint/kafkalint/loader"
-	"github.com/kafkalint/kafkalint/loader/catalog"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -101,9 +100,6 @@ func resolve(f lintFlags, engine *policies.Engine) (*settings, error) {
 }
 
 func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
-	// Start-up is most of a one-file (pre-commit) run: decode the Kafka
-	// catalog on another core while the rules compile (policyEngine).
-	go catalog.Preload()
 	engine, err := policyEngine(ctx, f.configFile, f.policy)
 	if err != nil {
 		return err
