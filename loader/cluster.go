@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -315,11 +317,14 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 	u := newUnionFind(recs)
 	holders := map[string][]int{}
 	keysOf := map[int][]string{}
+	repo := repoRoots(recs, opts.Dir)
 	// link ties docs that share a key. Strong keys (a real host, a cluster
 	// id, a source-stated group) always merge; weak ones (loopback
 	// endpoints) merge with the first holder whose group does not already
-	// hold the same node id.
+	// hold the same node id. Keys are scoped to the doc's repository: files
+	// of different git work trees are never one cluster.
 	link := func(i int, key, why string, weak bool) {
+		key = repo[i] + "\x00" + key
 		keysOf[i] = append(keysOf[i], key)
 		for _, j := range holders[key] {
 			if !weak {
@@ -367,7 +372,7 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 		}
 		dir := path.Dir(r.File)
 		for _, d := range []string{dir, path.Dir(dir)} {
-			if j := onlyNodeIn(nodesIn, d); j >= 0 {
+			if j := onlyNodeIn(nodesIn, d); j >= 0 && repo[j] == repo[i] {
 				r.metaNode = recs[j].File
 				u.union(j, i, "meta.properties beside its node config "+r.File)
 				break
@@ -411,7 +416,7 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 	for i, r := range recs {
 		if r.Kind == KindNode && r.node.IsBroker && r.Group == "" {
 			for _, l := range brokerEndpoints(r.node) {
-				brokerAt[endpointKey(path.Dir(r.File), l.Host, l.Port)] = i
+				brokerAt[repo[i]+"\x00"+endpointKey(path.Dir(r.File), l.Host, l.Port)] = i
 			}
 		}
 	}
@@ -426,7 +431,7 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 				if msg != "" {
 					continue
 				}
-				if j, ok := brokerAt[endpointKey(path.Dir(r.File), ep.Host, ep.Port)]; ok {
+				if j, ok := brokerAt[repo[i]+"\x00"+endpointKey(path.Dir(r.File), ep.Host, ep.Port)]; ok {
 					u.union(j, i, "client bootstrap.servers "+e+" in "+r.File)
 					joined = true
 					break
@@ -485,6 +490,33 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 		}
 	}
 	return clusters
+}
+
+// repoRoots names, per doc, the git work tree its file belongs to: the
+// deepest directory above it holding a .git entry (a directory, or the file
+// a worktree or submodule has), "" when none does or the file is not on
+// disk (sources loaded from memory). Directories are looked up once.
+func repoRoots(recs []*Doc, dir string) []string {
+	rootOf := map[string]string{} // directory -> its repository root
+	var lookup func(d string) string
+	lookup = func(d string) string {
+		if r, ok := rootOf[d]; ok {
+			return r
+		}
+		r := ""
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			r = d
+		} else if parent := filepath.Dir(d); parent != d {
+			r = lookup(parent)
+		}
+		rootOf[d] = r
+		return r
+	}
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = lookup(filepath.Dir(absPath(r.File, dir)))
+	}
+	return out
 }
 
 // firstLine orders clusters declared in one file by where they start.

@@ -321,3 +321,24 @@ func TestLoadContextStops(t *testing.T) {
 		t.Errorf("LoadContext differs from Load (-Load +LoadContext):\n%s", diff)
 	}
 }
+
+// Files under different git work trees are never one cluster, whatever
+// hosts they share (a monorepo audit of copied configs); within one work
+// tree the same files are one cluster with a disagreement.
+func TestGroupingStopsAtRepositories(t *testing.T) {
+	dir := t.TempDir()
+	voters := "controller.quorum.voters=1@ctl-1.x.internal:9093,2@ctl-2.x.internal:9093,3@ctl-3.x.internal:9093\n"
+	write(t, dir, "one/kafka/server.properties", "process.roles=controller\nnode.id=1\n"+voters)
+	write(t, dir, "two/kafka/server.properties", "process.roles=controller\nnode.id=1\n"+voters)
+	if got := clusterFiles(load(t, dir, Options{})); len(got) != 1 {
+		t.Fatalf("one work tree: want one cluster, got %v", got)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "one", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "two/.git", "gitdir: ../elsewhere\n") // a worktree's .git file
+	want := [][]string{{"one/kafka/server.properties"}, {"two/kafka/server.properties"}}
+	if diff := cmp.Diff(want, clusterFiles(load(t, dir, Options{}))); diff != "" {
+		t.Errorf("grouping across work trees (-want +got):\n%s", diff)
+	}
+}
