@@ -2,7 +2,6 @@ package report
 
 import (
 	"cmp"
-	"encoding/json"
 	"io"
 	"net/url"
 	"regexp"
@@ -24,19 +23,6 @@ const (
 	FingerprintKey = "kafkalint/v1"
 	srcRoot        = "%SRCROOT%"
 )
-
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
-	Invocations []sarifInvocation `json:"invocations"`
-	ColumnKind  string            `json:"columnKind"`
-	Results     []sarifResult     `json:"results"`
-}
 
 type sarifTool struct {
 	Driver sarifDriver `json:"driver"`
@@ -89,9 +75,23 @@ type sarifResult struct {
 	Message             sarifText          `json:"message"`
 	Locations           []sarifLocation    `json:"locations"`
 	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	PartialFingerprints sarifFingerprints  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
-	Properties          map[string]string  `json:"properties,omitempty"`
+	Properties          *sarifProperties   `json:"properties,omitempty"`
+}
+
+// sarifFingerprints is partialFingerprints with kafkalint's one entry.
+type sarifFingerprints struct {
+	Kafkalint string `json:"kafkalint/v1"`
+}
+
+// sarifProperties is a result's property bag; the fields are in the order
+// of their names, as a map's keys would be.
+type sarifProperties struct {
+	Cluster     string `json:"cluster,omitempty"`
+	Environment string `json:"environment,omitempty"`
+	Key         string `json:"key,omitempty"`
+	Slug        string `json:"slug,omitempty"`
 }
 
 type sarifLocation struct {
@@ -137,7 +137,9 @@ var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
 // finding names that is not listed), every finding, and the suppressed
 // findings with a `suppressions` entry so code scanning shows them as
 // dismissed rather than fixed. Load errors become tool execution
-// notifications.
+// notifications. The results are streamed one at a time after the rules
+// and invocations (which are small), so memory does not grow with the
+// document.
 func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 	driver := sarifDriver{Name: "kafkalint", Version: toolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
 	if m := semverRE.FindStringSubmatch(toolVersion); m != nil {
@@ -154,15 +156,9 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 	for _, rule := range r.Rules {
 		addRule(rule)
 	}
-	all := append(slices.Clone(r.Findings), r.Suppressed...)
-	slices.SortFunc(all, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
-			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
-	})
-	results := []sarifResult{}
+	all := sarifOrder(r)
 	for _, f := range all {
 		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL})
-		results = append(results, sarifResultOf(f, index[f.ID]))
 	}
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	for _, e := range r.Errors {
@@ -170,13 +166,50 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 		n.Locations = []sarifLocation{{PhysicalLocation: physical(e.File, e.Line, 0)}}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 	}
-	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{{
-		Tool: sarifTool{Driver: driver}, Invocations: []sarifInvocation{inv}, ColumnKind: "unicodeCodePoints", Results: results,
-	}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+
+	// The document is {"$schema", "version", "runs": [{"tool",
+	// "invocations", "columnKind", "results"}]}, indented as
+	// json.Encoder.SetIndent("", "  ") would.
+	j := newJSONStream(w)
+	j.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"" + sarifVersion + "\",\n  \"runs\": [\n    {\n      \"tool\": ")
+	j.value("      ", &sarifTool{Driver: driver})
+	j.raw(",\n      \"invocations\": ")
+	writeJSONArray(j, "      ", []sarifInvocation{inv})
+	j.raw(",\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ")
+	if len(all) == 0 {
+		j.raw("[]")
+	} else {
+		j.raw("[")
+		var res sarifResult
+		for i, f := range all {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.raw("\n        ")
+			sarifResultOf(&res, f, index[f.ID])
+			j.value("        ", &res)
+		}
+		j.raw("\n      ]")
+	}
+	j.raw("\n    }\n  ]\n}\n")
+	return j.flush()
+}
+
+// sarifOrder is every result, reported and suppressed, in the order they
+// are written: by file, line, rule id, column and message.
+func sarifOrder(r *Report) []*Finding {
+	all := make([]*Finding, 0, len(r.Findings)+len(r.Suppressed))
+	for i := range r.Findings {
+		all = append(all, &r.Findings[i])
+	}
+	for i := range r.Suppressed {
+		all = append(all, &r.Suppressed[i])
+	}
+	slices.SortStableFunc(all, func(a, b *Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+	})
+	return all
 }
 
 func sarifRuleOf(rule Rule) sarifRule {
@@ -215,37 +248,41 @@ func sarifRuleOf(rule Rule) sarifRule {
 	}
 }
 
-func sarifResultOf(f Finding, ruleIndex int) sarifResult {
-	res := sarifResult{
+// sarifResultOf fills res (reused from one result to the next) for f.
+func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
+	*res = sarifResult{
 		RuleID: f.ID, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
 		Message:             sarifText{Text: f.Message},
-		Locations:           []sarifLocation{{PhysicalLocation: physical(f.File, f.Line, f.Column)}},
-		PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
-		Properties:          map[string]string{},
+		Locations:           append(res.Locations[:0], sarifLocation{PhysicalLocation: physical(f.File, f.Line, f.Column)}),
+		RelatedLocations:    res.RelatedLocations[:0],
+		PartialFingerprints: sarifFingerprints{Kafkalint: f.Fingerprint},
 	}
 	if len(f.Related) > 0 {
 		// GitHub shows related locations through embedded links in the
 		// message; literal brackets must then be escaped (SARIF §3.11.6).
-		esc := strings.NewReplacer(`[`, `\[`, `]`, `\]`)
-		text := esc.Replace(f.Message)
-		var links []string
+		var text strings.Builder
+		text.WriteString(sarifLinkEscaper.Replace(f.Message))
+		text.WriteString(" (related: ")
 		for i, rel := range f.Related {
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: physical(rel.File, rel.Line, rel.Column)})
-			links = append(links, "["+esc.Replace(rel.File)+":"+strconv.Itoa(rel.Line)+"]("+strconv.Itoa(id)+")")
+			if i > 0 {
+				text.WriteString(", ")
+			}
+			text.WriteString("[" + sarifLinkEscaper.Replace(rel.File) + ":" + strconv.Itoa(rel.Line) + "](" + strconv.Itoa(id) + ")")
 		}
-		res.Message.Text = text + " (related: " + strings.Join(links, ", ") + ")"
+		text.WriteString(")")
+		res.Message.Text = text.String()
 	}
 	if s := f.Suppression; s != nil {
 		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
 	}
-	for k, v := range map[string]string{"environment": f.Environment, "cluster": f.Cluster, "key": f.Key, "slug": f.Slug} {
-		if v != "" {
-			res.Properties[k] = v
-		}
+	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" {
+		res.Properties = &sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, Slug: f.Slug}
 	}
-	return res
 }
+
+var sarifLinkEscaper = strings.NewReplacer(`[`, `\[`, `]`, `\]`)
 
 // physical is a file position; the region is left out when the line is
 // unknown (0).

@@ -1,9 +1,9 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/fatih/color"
 )
@@ -32,13 +32,13 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	}
 	pos := paint(color.New(color.Bold))
 	dim := paint(color.New(color.Faint))
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s %s %s %s %s\n",
+		fmt.Fprintf(b, "%s %s %s %s %s\n",
 			pos.Sprintf("%s:%d:%d:", f.File, f.Line, max(f.Column, 1)),
 			sev[f.Severity].Sprint(f.Severity), f.ID, f.Message, dim.Sprintf("(%s)", f.Slug))
 		for _, rel := range f.Related {
-			fmt.Fprintf(&b, "    related: %s:%d\n", rel.File, rel.Line)
+			fmt.Fprintf(b, "    related: %s:%d\n", rel.File, rel.Line)
 		}
 	}
 	for _, e := range r.Errors {
@@ -46,22 +46,22 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		if e.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", e.File, e.Line)
 		}
-		fmt.Fprintf(&b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), e.Message)
+		fmt.Fprintf(b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), e.Message)
 	}
 	s := r.Summary
-	fmt.Fprintf(&b, "%s: %s", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
+	fmt.Fprintf(b, "%s: %s", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
 	if s.Skipped > 0 {
-		fmt.Fprintf(&b, " (%d skipped: not Kafka configuration)", s.Skipped)
+		fmt.Fprintf(b, " (%d skipped: not Kafka configuration)", s.Skipped)
 	}
 	if s.Suppressed > 0 || s.Baselined > 0 {
-		fmt.Fprintf(&b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
+		fmt.Fprintf(b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(&b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
+		fmt.Fprintf(b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
 	}
-	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	// bufio.Writer's errors stick: Flush returns the first one.
+	_ = b.WriteByte('\n')
+	return b.Flush()
 }
 
 // sizeCounts and severityCounts are the two halves every summary line

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// bigReport is a generated report that exercises every branch of the
+// writers: many files, suppressed findings of both kinds, load errors with
+// and without a line, clean linted files, related locations with and
+// without columns, and text that needs escaping in JSON, XML and SARIF
+// links (quotes, <&>, brackets, newlines, non-ASCII).
+func bigReport(n int) *Report {
+	r := benchReportOf(n)
+	odd := []string{`"quoted" <b>&amp;</b>`, "two\nlines\r\tand tab", "brackets [x](1) ]", "ünïcødé 💥", `back\slash`, ""}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if i%7 == 0 {
+			f.Message += " " + odd[i%len(odd)]
+			f.File = fmt.Sprintf("dir %d/%s & co/server.properties", i%3, odd[i%len(odd)])
+		}
+		if i%11 == 0 {
+			f.Column = 0
+			f.Key = ""
+		}
+		if i%13 == 0 {
+			f.Related = append(f.Related, Location{File: f.File, Line: 1, Column: 4})
+		}
+		if i%17 == 0 {
+			f.Environment, f.Cluster, f.Slug = "", "", ""
+		}
+	}
+	for i := range n / 20 {
+		f := r.Findings[i*19%len(r.Findings)]
+		f.Line += 1000
+		f.Suppression = &Suppression{Kind: SuppressedInSource, Justification: "reason " + odd[i%len(odd)]}
+		if i%2 == 1 {
+			f.Suppression = &Suppression{Kind: SuppressedExternal, Justification: "recorded in baseline b.json"}
+		}
+		r.Suppressed = append(r.Suppressed, f)
+	}
+	for i := range n/100 + 1 {
+		r.Errors = append(r.Errors, LoadError{File: fmt.Sprintf("broken-%d/%s.properties", i, odd[i%len(odd)]), Line: i % 3, Message: "bad <escape> " + odd[i%len(odd)]})
+		r.Linted = append(r.Linted, fmt.Sprintf("clean-%d/server.properties", i))
+	}
+	// A finding of a rule that is not in r.Rules (a custom policy).
+	r.Findings = append(r.Findings, Finding{ID: "CUSTOM1", Slug: "custom", Severity: Warning, File: "zz/x.properties", Line: 2, Message: "m"})
+	r.Finish()
+	return r
+}
+
+// TestStreamingMatchesLegacy: the streaming writers produce exactly the
+// bytes the whole-document implementations produced.
+func TestStreamingMatchesLegacy(t *testing.T) {
+	n := 20000
+	if testing.Short() {
+		n = 2000
+	}
+	reports := map[string]*Report{"big": bigReport(n), "empty": {}, "sample": loadInput(t)}
+	reports["empty"].Finish()
+	unfinished := &Report{Findings: []Finding{{ID: "KFK1", Severity: Info, File: "f", Line: 1}}} // nil slices render as null
+	reports["unfinished"] = unfinished
+	for name, r := range reports {
+		for _, format := range Formats() {
+			var got, want bytes.Buffer
+			var err error
+			if err = Write(&got, format, r, Options{ToolVersion: "v1.2.3"}); err != nil {
+				t.Fatal(err)
+			}
+			switch format {
+			case FormatJSON:
+				err = legacyWriteJSON(&want, r)
+			case FormatSARIF:
+				err = legacyWriteSARIF(&want, r, "v1.2.3")
+			case FormatJUnit:
+				err = legacyWriteJUnit(&want, r)
+			case FormatText:
+				err = legacyWriteText(&want, r, TextOptions{})
+			case FormatGitHub:
+				err = legacyWriteGitHub(&want, r, nil)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				g, w := got.Bytes(), want.Bytes()
+				i := 0
+				for i < len(g) && i < len(w) && g[i] == w[i] {
+					i++
+				}
+				t.Errorf("%s %s: streaming output differs from the legacy one at byte %d of %d/%d:\n got …%q\nwant …%q",
+					name, format, i, len(g), len(w), g[max(i-200, 0):min(i+200, len(g))], w[max(i-200, 0):min(i+200, len(w))])
+			}
+		}
+	}
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter struct{ n int }
+
+func (c *countingWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// allocated is the bytes allocated while write runs, and the bytes it wrote.
+func allocated(t testing.TB, write func(io.Writer) error) (alloc uint64, size int) {
+	var before, after runtime.MemStats
+	var out countingWriter
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := write(&out); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc, out.n
+}
+
+// TestStreamingAllocations: writing a report allocates far less than the
+// document it writes (the whole-document writers allocated it two to
+// three times over), so memory no longer grows with the output.
+func TestStreamingAllocations(t *testing.T) {
+	r := bigReport(10000)
+	for _, format := range Formats() {
+		alloc, size := allocated(t, func(w io.Writer) error { return Write(w, format, r, Options{}) })
+		t.Logf("%s: %d bytes written, %d allocated", format, size, alloc)
+		// text and github build each line in memory (a few hundred
+		// bytes) and are not part of the bound.
+		if format != FormatText && format != FormatGitHub && alloc > uint64(size)/2 {
+			t.Errorf("%s: writing %d bytes allocated %d: more than half the document", format, size, alloc)
+		}
+	}
+}
