@@ -273,7 +273,9 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(out.String(), "\n")
-	want := "::warning file=a%2Cb%3Ac/x%25.properties,line=3,col=2,title=KFK3002 quorum-even-voter-count::50%25 of: 4 voters,%0Areally"
+	// The message's own newline is input: shown escaped (\n), not as a
+	// line break (TestInputCannotInjectCommands).
+	want := "::warning file=a%2Cb%3Ac/x%25.properties,line=3,col=2,title=KFK3002 quorum-even-voter-count::50%25 of: 4 voters,\\nreally"
 	if first != want {
 		t.Errorf("annotation\n got %q\nwant %q", first, want)
 	}

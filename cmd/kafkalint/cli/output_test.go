@@ -142,3 +142,35 @@ func TestGitHubFormat(t *testing.T) {
 		t.Errorf("summary.md:\n%s", summary)
 	}
 }
+
+// TestGitHubFormatNeutralizesInput: a value holding a newline, a workflow
+// command and a terminal escape (written with .properties escapes) makes
+// no line of `--format github` output that GitHub would run, and reaches
+// it with no raw control character (issue 17 §3).
+func TestGitHubFormatNeutralizesInput(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  KFK9005: error\n")) // invalid-value quotes the value
+	writeFile(t, "prod/server.properties", cleanBroker+
+		`log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`+"\n"+
+		`auto.create.topics.enable=tr\u001b[2Jue`+"\n")
+	_, out, errOut := run(t, "lint", "--format", "github", "prod")
+	if !strings.Contains(out, `log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`) {
+		t.Fatalf("the value is not reported, escaped:\n%s\nstderr: %s", out, errOut)
+	}
+	annotations := 0
+	for line := range strings.Lines(out) {
+		if strings.ContainsFunc(strings.TrimSuffix(line, "\n"), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Errorf("raw control character in %q", line)
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			if !strings.HasPrefix(line, "::error file=prod/server.properties,") && !strings.HasPrefix(line, "::warning file=prod/server.properties,") &&
+				!strings.HasPrefix(line, "::notice ") {
+				t.Errorf("input made a workflow command: %q", line)
+			}
+			annotations++
+		}
+	}
+	if annotations == 0 {
+		t.Errorf("no annotations:\n%s", out)
+	}
+}
