@@ -195,6 +195,9 @@ func (x *junitWriter) findingCase(f *Finding) {
 	for _, rel := range f.Related {
 		fmt.Fprintf(b, "related: %s:%d\n", rel.File, rel.Line)
 	}
+	if f.RelatedOmitted > 0 {
+		fmt.Fprintf(b, "%s\n", moreRelated(f.RelatedOmitted))
+	}
 	if f.DocsURL != "" {
 		fmt.Fprintf(b, "docs: %s\n", f.DocsURL)
 	}

@@ -126,19 +126,23 @@ func officialSARIFSchema(t *testing.T) *jsonschema.Schema {
 
 func TestSARIFMatchesSchema(t *testing.T) {
 	schema := officialSARIFSchema(t)
-	reports := map[string]*Report{"sample": loadInput(t), "empty": {}}
+	reports := map[string]*Report{"sample": loadInput(t), "empty": {}, "capped": cappedReport(), "related omitted": omittedReport()}
 	reports["empty"].Finish()
 	for name, r := range reports {
-		var out bytes.Buffer
-		if err := WriteSARIF(&out, r, "dev"); err != nil {
-			t.Fatal(err)
-		}
-		v, err := jsonschema.UnmarshalJSON(&out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := schema.Validate(v); err != nil {
-			t.Errorf("%s: SARIF output does not match the 2.1.0 schema: %v", name, err)
+		// Uncapped, and capped (a notification with a descriptor and
+		// properties) where the report has more than 4 results.
+		for _, limit := range []int{0, 4} {
+			var out bytes.Buffer
+			if err := WriteSARIF(&out, r, Options{ToolVersion: "dev", MaxResults: limit}); err != nil {
+				t.Fatal(err)
+			}
+			v, err := jsonschema.UnmarshalJSON(&out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(v); err != nil {
+				t.Errorf("%s, --max-results %d: SARIF output does not match the 2.1.0 schema: %v", name, limit, err)
+			}
 		}
 	}
 	// The schema must be able to fail: a result without a message is invalid.
@@ -179,7 +183,7 @@ type sarifOut struct {
 func decodeSARIF(t *testing.T, r *Report) sarifOut {
 	t.Helper()
 	var out bytes.Buffer
-	if err := WriteSARIF(&out, r, "dev"); err != nil {
+	if err := WriteSARIF(&out, r, Options{ToolVersion: "dev"}); err != nil {
 		t.Fatal(err)
 	}
 	var s sarifOut

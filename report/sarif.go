@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"net/url"
 	"regexp"
@@ -22,6 +23,19 @@ const (
 	// FingerprintKey names kafkalint's entry in SARIF partialFingerprints.
 	FingerprintKey = "kafkalint/v1"
 	srcRoot        = "%SRCROOT%"
+)
+
+// GitHub code scanning's limits on an uploaded SARIF file (docs/ci.md
+// cites them): a run with more than GitHubMaxResults results is rejected,
+// and of a result's locations only the first 100 are kept (1,000 is the
+// hard limit).
+const (
+	// GitHubMaxResults is the most results per run code scanning accepts,
+	// the default of --max-results.
+	GitHubMaxResults = 25000
+	// sarifMaxRelated caps relatedLocations per result; the rest are
+	// counted in properties.relatedOmitted and the message.
+	sarifMaxRelated = 100
 )
 
 type sarifTool struct {
@@ -63,9 +77,16 @@ type sarifInvocation struct {
 }
 
 type sarifNotification struct {
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations,omitempty"`
+	Descriptor *sarifDescriptorRef `json:"descriptor,omitempty"`
+	Level      string              `json:"level"`
+	Message    sarifText           `json:"message"`
+	Locations  []sarifLocation     `json:"locations,omitempty"`
+	Properties map[string]int      `json:"properties,omitempty"`
+}
+
+// sarifDescriptorRef names a notification's kind.
+type sarifDescriptorRef struct {
+	ID string `json:"id"`
 }
 
 type sarifResult struct {
@@ -91,7 +112,10 @@ type sarifProperties struct {
 	Cluster     string `json:"cluster,omitempty"`
 	Environment string `json:"environment,omitempty"`
 	Key         string `json:"key,omitempty"`
-	Slug        string `json:"slug,omitempty"`
+	// RelatedOmitted counts the related locations not listed, so
+	// relatedLocations plus it is the exact number.
+	RelatedOmitted int    `json:"relatedOmitted,omitempty"`
+	Slug           string `json:"slug,omitempty"`
 }
 
 type sarifLocation struct {
@@ -134,15 +158,17 @@ func sarifLevel(severity string) string {
 var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
 
 // WriteSARIF writes one SARIF run: every rule in r.Rules (plus any rule a
-// finding names that is not listed), every finding, and the suppressed
-// findings with a `suppressions` entry so code scanning shows them as
-// dismissed rather than fixed. Load errors become tool execution
-// notifications. The results are streamed one at a time after the rules
-// and invocations (which are small), so memory does not grow with the
-// document.
-func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
-	driver := sarifDriver{Name: "kafkalint", Version: toolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
-	if m := semverRE.FindStringSubmatch(toolVersion); m != nil {
+// written result names that is not listed), every finding, and the
+// suppressed findings with a `suppressions` entry so code scanning shows
+// them as dismissed rather than fixed. Load errors become tool execution
+// notifications. Results are ordered most important first (sarifOrder);
+// with opts.MaxResults > 0 only that many are written and a notification
+// says how many were left out. The results are streamed one at a time
+// after the rules and invocations (which are small), so memory does not
+// grow with the document.
+func WriteSARIF(w io.Writer, r *Report, opts Options) error {
+	driver := sarifDriver{Name: "kafkalint", Version: opts.ToolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
+	if m := semverRE.FindStringSubmatch(opts.ToolVersion); m != nil {
 		driver.SemanticVersion = m[1]
 	}
 	index := map[string]int{}
@@ -157,6 +183,11 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 		addRule(rule)
 	}
 	all := sarifOrder(r)
+	omitted := 0
+	if opts.MaxResults > 0 && len(all) > opts.MaxResults {
+		omitted = len(all) - opts.MaxResults
+		all = all[:opts.MaxResults]
+	}
 	for _, f := range all {
 		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL})
 	}
@@ -165,6 +196,15 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 		n := sarifNotification{Level: "error", Message: sarifText{Text: e.Message}}
 		n.Locations = []sarifLocation{{PhysicalLocation: physical(e.File, e.Line, 0)}}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
+	}
+	if omitted > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Descriptor: &sarifDescriptorRef{ID: "kafkalint/max-results"},
+			Level:      "warning",
+			Message: sarifText{Text: fmt.Sprintf("%d of %d results are left out: at most %d are written per run (--max-results; GitHub code scanning rejects a run of more than %d), the most severe first. Split the run by directory or lower the output with --fail-level and a baseline (docs/ci.md).",
+				omitted, omitted+len(all), opts.MaxResults, GitHubMaxResults)},
+			Properties: map[string]int{"omittedResults": omitted, "totalResults": omitted + len(all)},
+		})
 	}
 
 	// The document is {"$schema", "version", "runs": [{"tool",
@@ -196,7 +236,11 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 }
 
 // sarifOrder is every result, reported and suppressed, in the order they
-// are written: by file, line, rule id, column and message.
+// are written, so that what matters most survives a cap (code scanning
+// also shows only the first 5,000 by severity): reported findings before
+// suppressed ones (leaving a suppressed result out only loses its
+// dismissal; leaving a reported one out closes its alert), then by
+// severity, error first, then by file, line, rule id, column and message.
 func sarifOrder(r *Report) []*Finding {
 	all := make([]*Finding, 0, len(r.Findings)+len(r.Suppressed))
 	for i := range r.Findings {
@@ -206,10 +250,18 @@ func sarifOrder(r *Report) []*Finding {
 		all = append(all, &r.Suppressed[i])
 	}
 	slices.SortStableFunc(all, func(a, b *Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
+		return cmp.Or(cmp.Compare(b2i(a.Suppression != nil), b2i(b.Suppression != nil)), cmp.Compare(Rank(b.Severity), Rank(a.Severity)),
+			cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
 			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
 	})
 	return all
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func sarifRuleOf(rule Rule) sarifRule {
@@ -257,13 +309,17 @@ func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
 		RelatedLocations:    res.RelatedLocations[:0],
 		PartialFingerprints: sarifFingerprints{Kafkalint: f.Fingerprint},
 	}
-	if len(f.Related) > 0 {
+	related, omitted := f.Related, f.RelatedOmitted
+	if len(related) > sarifMaxRelated {
+		related, omitted = related[:sarifMaxRelated], omitted+len(related)-sarifMaxRelated
+	}
+	if len(related) > 0 || omitted > 0 {
 		// GitHub shows related locations through embedded links in the
 		// message; literal brackets must then be escaped (SARIF §3.11.6).
 		var text strings.Builder
 		text.WriteString(sarifLinkEscaper.Replace(f.Message))
 		text.WriteString(" (related: ")
-		for i, rel := range f.Related {
+		for i, rel := range related {
 			id := i + 1
 			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: physical(rel.File, rel.Line, rel.Column)})
 			if i > 0 {
@@ -271,14 +327,20 @@ func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
 			}
 			text.WriteString("[" + sarifLinkEscaper.Replace(rel.File) + ":" + strconv.Itoa(rel.Line) + "](" + strconv.Itoa(id) + ")")
 		}
+		switch {
+		case omitted > 0 && len(related) > 0:
+			text.WriteString(" " + strings.TrimPrefix(moreRelated(omitted), "… "))
+		case omitted > 0:
+			text.WriteString(strconv.Itoa(omitted) + " " + plural(omitted, "location") + ", not listed")
+		}
 		text.WriteString(")")
 		res.Message.Text = text.String()
 	}
 	if s := f.Suppression; s != nil {
 		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
 	}
-	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" {
-		res.Properties = &sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, Slug: f.Slug}
+	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" || omitted > 0 {
+		res.Properties = &sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
 	}
 }
 

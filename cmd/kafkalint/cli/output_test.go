@@ -174,3 +174,47 @@ func TestGitHubFormatNeutralizesInput(t *testing.T) {
 		t.Errorf("no annotations:\n%s", out)
 	}
 }
+
+// TestMaxResults: --max-results caps the SARIF results, keeping the most
+// severe, and says so in a notification; the other formats keep
+// everything.
+func TestMaxResults(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  KFK9005: error\n  KFK9001: warning\n"))
+	writeFile(t, "prod/server.properties", cleanBroker+"log.retention.hours=1\nlog.retention.hours=2\nlog.retention.hours=x\n") // the error is last in file order
+	code, _, errOut := run(t, "lint", "--max-results", "1", "--format", "sarif=out.sarif", "--format", "json=out.json", "prod")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var rep struct {
+		Findings []struct {
+			ID string `json:"id"`
+		} `json:"findings"`
+	}
+	readJSON(t, "out.json", &rep)
+	var sarif struct {
+		Runs []struct {
+			Invocations []struct {
+				ToolExecutionNotifications []struct {
+					Properties map[string]int `json:"properties"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	readJSON(t, "out.sarif", &sarif)
+	run0 := sarif.Runs[0]
+	if len(rep.Findings) != 3 || len(run0.Results) != 1 || run0.Results[0].Level != "error" || run0.Results[0].RuleID != "KFK9005" {
+		t.Errorf("json findings %+v; sarif results %+v, want 3 findings and only the error in SARIF", rep.Findings, run0.Results)
+	}
+	notes := run0.Invocations[0].ToolExecutionNotifications
+	if len(notes) != 1 || notes[0].Properties["omittedResults"] != 2 {
+		t.Errorf("notifications %+v, want one counting 2 omitted results", notes)
+	}
+	if code, _, errOut := run(t, "lint", "--max-results", "-1", "prod"); code != ExitError || !strings.Contains(errOut, "--max-results -1") {
+		t.Errorf("--max-results -1: exit %d, stderr %q", code, errOut)
+	}
+}
