@@ -201,7 +201,7 @@ func WriteSARIF(w io.Writer, r *Report, opts Options) error {
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
 			Descriptor: &sarifDescriptorRef{ID: "kafkalint/max-results"},
 			Level:      "warning",
-			Message: sarifText{Text: fmt.Sprintf("%d of %d results are left out: at most %d are written per run (--max-results; GitHub code scanning rejects a run of more than %d), the most severe first. Split the run by directory or lower the output with --fail-level and a baseline (docs/ci.md).",
+			Message: sarifText{Text: fmt.Sprintf("%d of %d results are left out: at most %d are written per run (--max-results; GitHub code scanning rejects a run of more than %d), the most severe first. Every finding is in the other outputs; to upload them all, split the run into parts (--context), or turn rules off or hide known findings with a baseline (docs/ci.md).",
 				omitted, omitted+len(all), opts.MaxResults, GitHubMaxResults)},
 			Properties: map[string]int{"omittedResults": omitted, "totalResults": omitted + len(all)},
 		})
