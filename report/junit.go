@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/xml"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -112,6 +111,7 @@ func (s *junitFile) tests() int {
 type junitWriter struct {
 	w       *bufio.Writer
 	body    bytes.Buffer
+	name    []byte
 	scratch []byte
 	err     error
 }
@@ -132,9 +132,13 @@ func (x *junitWriter) raw(s string) {
 // text writes s escaped as encoding/xml escapes attribute values and
 // character data (newlines and tabs as character references too).
 func (x *junitWriter) text(s string) {
+	x.scratch = append(x.scratch[:0], s...)
+	x.escape(x.scratch)
+}
+
+func (x *junitWriter) escape(b []byte) {
 	if x.err == nil {
-		x.scratch = append(x.scratch[:0], s...)
-		x.err = xml.EscapeText(x.w, x.scratch)
+		x.err = xml.EscapeText(x.w, b)
 	}
 }
 
@@ -174,35 +178,62 @@ func (x *junitWriter) problem(element, message, typ string, body []byte) {
 	x.attr("message", message)
 	x.attr("type", typ)
 	x.raw(">")
-	if x.err == nil {
-		x.err = xml.EscapeText(x.w, body)
-	}
+	x.escape(body)
 	x.raw("</" + element + ">")
 }
 
 func (x *junitWriter) findingCase(f *Finding) {
-	name := f.ID + " " + f.Slug
+	// The name and body are built in reused buffers (fmt would box every
+	// argument): "ID slug: key #n" and "file:line:col: severity ID message".
+	name := x.name[:0]
+	name = append(append(append(name, f.ID...), ' '), f.Slug...)
 	if f.Key != "" {
-		name += ": " + f.Key
+		name = append(append(name, ": "...), f.Key...)
 	}
 	// A key repeated in one file gives several findings with one name;
 	// the fingerprint's ordinal tells them apart.
 	if _, n, ok := strings.Cut(f.Fingerprint, ":"); ok && n != "1" {
-		name += " #" + n
+		name = append(append(name, " #"...), n...)
 	}
+	x.name = name
 	b := &x.body
 	b.Reset()
-	fmt.Fprintf(b, "%s:%d:%d: %s %s %s\n", f.File, f.Line, max(f.Column, 1), f.Severity, f.ID, f.Message)
+	location(b, f.File, f.Line)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(max(f.Column, 1)), 10))
+	for _, s := range []string{": ", f.Severity, " ", f.ID, " ", f.Message, "\n"} {
+		b.WriteString(s)
+	}
 	for _, rel := range f.Related {
-		fmt.Fprintf(b, "related: %s:%d\n", rel.File, rel.Line)
+		b.WriteString("related: ")
+		location(b, rel.File, rel.Line)
+		b.WriteByte('\n')
 	}
 	if f.RelatedOmitted > 0 {
-		fmt.Fprintf(b, "%s\n", moreRelated(f.RelatedOmitted))
+		b.WriteString(moreRelated(f.RelatedOmitted) + "\n")
 	}
 	if f.DocsURL != "" {
-		fmt.Fprintf(b, "docs: %s\n", f.DocsURL)
+		b.WriteString("docs: ")
+		b.WriteString(f.DocsURL)
+		b.WriteByte('\n')
 	}
-	x.testCase(f.File, name, f.File, f.Line)
+	x.raw("\n    <testcase")
+	x.attr("classname", f.File)
+	x.raw(` name="`)
+	x.escape(name)
+	x.raw(`"`)
+	x.attr("file", f.File)
+	if f.Line != 0 {
+		x.intAttr("line", f.Line)
+	}
+	x.raw(">")
 	x.problem("failure", f.Message, f.Severity, b.Bytes())
 	x.raw("\n    </testcase>")
+}
+
+// location writes "file:line".
+func location(b *bytes.Buffer, file string, line int) {
+	b.WriteString(file)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(line), 10))
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -119,7 +120,7 @@ type sarifProperties struct {
 }
 
 type sarifLocation struct {
-	ID               *int                  `json:"id,omitempty"`
+	ID               int                   `json:"id,omitempty"` // related locations count from 1
 	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
 }
 
@@ -220,14 +221,13 @@ func WriteSARIF(w io.Writer, r *Report, opts Options) error {
 		j.raw("[]")
 	} else {
 		j.raw("[")
-		var res sarifResult
+		var rw sarifResultWriter
 		for i, f := range all {
 			if i > 0 {
 				j.raw(",")
 			}
 			j.raw("\n        ")
-			sarifResultOf(&res, f, index[f.ID])
-			j.value("        ", &res)
+			j.value("        ", rw.of(f, index[f.ID]))
 		}
 		j.raw("\n      ]")
 	}
@@ -300,12 +300,44 @@ func sarifRuleOf(rule Rule) sarifRule {
 	}
 }
 
-// sarifResultOf fills res (reused from one result to the next) for f.
-func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
+// sarifResultWriter builds one result at a time in storage reused from
+// one result to the next, so that writing a result allocates little more
+// than its message (only the JSON of one result is alive at once).
+type sarifResultWriter struct {
+	res   sarifResult
+	props sarifProperties
+	// regions holds the result's regions; its capacity is never exceeded,
+	// so the pointers into it stay valid while the result is encoded.
+	regions []sarifRegion
+	text    bytes.Buffer
+	// The artifact of the last file: results come grouped by file.
+	lastFile     string
+	lastArtifact sarifArtifact
+}
+
+func (w *sarifResultWriter) physical(file string, line, column int) sarifPhysicalLocation {
+	if file != w.lastFile || w.lastArtifact.URI == "" {
+		w.lastFile, w.lastArtifact = file, artifact(file)
+	}
+	loc := sarifPhysicalLocation{ArtifactLocation: w.lastArtifact}
+	if line > 0 {
+		w.regions = append(w.regions, sarifRegion{StartLine: line, StartColumn: column})
+		loc.Region = &w.regions[len(w.regions)-1]
+	}
+	return loc
+}
+
+// of is the result for f.
+func (w *sarifResultWriter) of(f *Finding, ruleIndex int) *sarifResult {
+	if w.regions == nil {
+		w.regions = make([]sarifRegion, 0, 1+sarifMaxRelated)
+	}
+	w.regions = w.regions[:0]
+	res := &w.res
 	*res = sarifResult{
 		RuleID: f.ID, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
 		Message:             sarifText{Text: f.Message},
-		Locations:           append(res.Locations[:0], sarifLocation{PhysicalLocation: physical(f.File, f.Line, f.Column)}),
+		Locations:           append(res.Locations[:0], sarifLocation{PhysicalLocation: w.physical(f.File, f.Line, f.Column)}),
 		RelatedLocations:    res.RelatedLocations[:0],
 		PartialFingerprints: sarifFingerprints{Kafkalint: f.Fingerprint},
 	}
@@ -316,16 +348,23 @@ func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
 	if len(related) > 0 || omitted > 0 {
 		// GitHub shows related locations through embedded links in the
 		// message; literal brackets must then be escaped (SARIF §3.11.6).
-		var text strings.Builder
-		text.WriteString(sarifLinkEscaper.Replace(f.Message))
+		text := &w.text
+		text.Reset()
+		_, _ = sarifLinkEscaper.WriteString(text, f.Message)
 		text.WriteString(" (related: ")
 		for i, rel := range related {
 			id := i + 1
-			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: physical(rel.File, rel.Line, rel.Column)})
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: id, PhysicalLocation: w.physical(rel.File, rel.Line, rel.Column)})
 			if i > 0 {
 				text.WriteString(", ")
 			}
-			text.WriteString("[" + sarifLinkEscaper.Replace(rel.File) + ":" + strconv.Itoa(rel.Line) + "](" + strconv.Itoa(id) + ")")
+			text.WriteByte('[')
+			_, _ = sarifLinkEscaper.WriteString(text, rel.File)
+			text.WriteByte(':')
+			text.Write(strconv.AppendInt(text.AvailableBuffer(), int64(rel.Line), 10))
+			text.WriteString("](")
+			text.Write(strconv.AppendInt(text.AvailableBuffer(), int64(id), 10))
+			text.WriteByte(')')
 		}
 		switch {
 		case omitted > 0 && len(related) > 0:
@@ -333,15 +372,17 @@ func sarifResultOf(res *sarifResult, f *Finding, ruleIndex int) {
 		case omitted > 0:
 			text.WriteString(strconv.Itoa(omitted) + " " + plural(omitted, "location") + ", not listed")
 		}
-		text.WriteString(")")
+		text.WriteByte(')')
 		res.Message.Text = text.String()
 	}
 	if s := f.Suppression; s != nil {
 		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
 	}
 	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" || omitted > 0 {
-		res.Properties = &sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
+		w.props = sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
+		res.Properties = &w.props
 	}
+	return res
 }
 
 var sarifLinkEscaper = strings.NewReplacer(`[`, `\[`, `]`, `\]`)
