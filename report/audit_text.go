@@ -19,7 +19,7 @@ func WriteAuditText(w io.Writer, a *Audit) error {
 	for i, r := range a.Repos {
 		s := r.Summary
 		if s.Failed {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tnot analyzed (see below)\n", oneLine(r.Path), s.Errors)
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tnot analyzed (see below)\n", LinePath(r.Path), s.Errors)
 			continue
 		}
 		worst := "-"
@@ -34,7 +34,7 @@ func WriteAuditText(w io.Writer, a *Audit) error {
 			}
 			worst += " (" + strconv.Itoa(n) + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", oneLine(r.Path), r.Files, r.Clusters,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", LinePath(r.Path), r.Files, r.Clusters,
 			s.BySeverity[Error], s.BySeverity[Warning], s.BySeverity[Info], s.Errors, worst)
 	}
 	if err := tw.Flush(); err != nil {
@@ -53,11 +53,11 @@ func WriteAuditText(w io.Writer, a *Audit) error {
 			for _, e := range full.Errors {
 				switch {
 				case e.File == RepoFailure:
-					fmt.Fprintf(bw, "%s: %s\n", oneLine(full.Path), oneLine(e.Message))
+					fmt.Fprintf(bw, "%s: %s\n", LinePath(full.Path), OneLine(e.Message))
 				case e.Line > 0:
-					fmt.Fprintf(bw, "%s:%d: load error %s\n", oneLine(repoFile(full.Path, e.File)), e.Line, oneLine(e.Message))
+					fmt.Fprintf(bw, "%s:%d: load error %s\n", LinePath(repoFile(full.Path, e.File)), e.Line, OneLine(e.Message))
 				default:
-					fmt.Fprintf(bw, "%s: load error %s\n", oneLine(repoFile(full.Path, e.File)), oneLine(e.Message))
+					fmt.Fprintf(bw, "%s: load error %s\n", LinePath(repoFile(full.Path, e.File)), OneLine(e.Message))
 				}
 			}
 		}
@@ -88,15 +88,4 @@ func pluralWord(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// oneLine replaces control characters (a newline in a file name or a
-// message) so that one entry stays on one line.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }

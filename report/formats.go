@@ -28,6 +28,10 @@ type Options struct {
 	// StepSummary, when set, receives github's Markdown job summary (the
 	// file named by GITHUB_STEP_SUMMARY).
 	StepSummary io.Writer
+	// MaxResults caps SARIF's results (the most important are kept, and a
+	// notification counts the others); 0 writes them all. The CLI's
+	// default is GitHubMaxResults.
+	MaxResults int
 }
 
 // Write renders r in one format.
@@ -38,7 +42,7 @@ func Write(w io.Writer, format string, r *Report, opts Options) error {
 	case FormatJSON:
 		return WriteJSON(w, r)
 	case FormatSARIF:
-		return WriteSARIF(w, r, opts.ToolVersion)
+		return WriteSARIF(w, r, opts)
 	case FormatGitHub:
 		return WriteGitHub(w, r, opts.StepSummary)
 	case FormatJUnit:

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -17,10 +18,12 @@ const summaryRows = 100
 
 // WriteGitHub writes one workflow command per finding
 // (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`), then
-// the plain text report, which GitHub shows in the log. When summary is
+// the plain text report, which GitHub shows in the log: no line of it
+// starts with input text, and input never brings its own line break, so
+// a configuration value cannot inject a workflow command. When summary is
 // set, a Markdown job summary is appended to it.
 func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10)
 	count := map[string]int{}
 	for _, f := range r.Findings {
 		count[f.Severity]++
@@ -30,29 +33,35 @@ func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
 		hidden += max(n-gitHubAnnotationLimit, 0)
 	}
 	if hidden > 0 {
-		fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("kafkalint"),
+		fmt.Fprintf(b, "::notice title=%s::%s\n", escapeProperty("kafkalint"),
 			escapeData(fmt.Sprintf("%d findings are not shown as annotations: GitHub shows at most %d per level in a step; the log below and the job summary list all of them", hidden, gitHubAnnotationLimit)))
 	}
 	for _, f := range r.Findings {
+		// The message's own lines are ours (related locations, docs); the
+		// input's control characters are escaped first (OneLine), so
+		// an annotation shows a value's newline as \n.
 		var msg strings.Builder
-		msg.WriteString(f.Message)
+		msg.WriteString(OneLine(f.Message))
 		for _, rel := range f.Related {
-			fmt.Fprintf(&msg, "\nrelated: %s:%d", rel.File, rel.Line)
+			fmt.Fprintf(&msg, "\nrelated: %s:%d", OneLine(rel.File), rel.Line)
+		}
+		if f.RelatedOmitted > 0 {
+			msg.WriteString("\n" + moreRelated(f.RelatedOmitted))
 		}
 		if f.DocsURL != "" {
-			msg.WriteString("\ndocs: " + f.DocsURL)
+			msg.WriteString("\ndocs: " + OneLine(f.DocsURL))
 		}
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", gitHubLevel(f.Severity),
-			escapeProperty(f.File), f.Line, max(f.Column, 1), escapeProperty(f.ID+" "+f.Slug), escapeData(msg.String()))
+		fmt.Fprintf(b, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", gitHubLevel(f.Severity),
+			escapeProperty(OneLine(f.File)), f.Line, max(f.Column, 1), escapeProperty(OneLine(f.ID+" "+f.Slug)), escapeData(msg.String()))
 	}
 	for _, e := range r.Errors {
-		props := "file=" + escapeProperty(e.File)
+		props := "file=" + escapeProperty(OneLine(e.File))
 		if e.Line > 0 {
 			props += fmt.Sprintf(",line=%d", e.Line)
 		}
-		fmt.Fprintf(&b, "::error %s,title=%s::%s\n", props, escapeProperty("kafkalint load error"), escapeData(e.Message))
+		fmt.Fprintf(b, "::error %s,title=%s::%s\n", props, escapeProperty("kafkalint load error"), escapeData(OneLine(e.Message)))
 	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
+	if err := b.Flush(); err != nil {
 		return err
 	}
 	if err := WriteText(w, r, TextOptions{}); err != nil {
@@ -76,13 +85,13 @@ func gitHubLevel(severity string) string {
 
 // escapeData escapes a workflow command's message: %, CR and LF.
 func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return dataEscaper.Replace(s)
 }
 
 // escapeProperty escapes a workflow command property value: as a message,
 // plus ':' and ',' which would end the value.
 func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return propertyEscaper.Replace(s)
 }
 
 // WriteGitHubSummary writes the Markdown job summary: the counts, then a
@@ -125,7 +134,15 @@ func WriteGitHubSummary(w io.Writer, r *Report) error {
 	return err
 }
 
-// cell makes text safe inside a Markdown table cell.
+// cell makes text safe inside a Markdown table cell, on one line.
 func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\r", "", "\n", "<br>", "<", "&lt;", ">", "&gt;", "`", "'").Replace(s)
+	return cellEscaper.Replace(OneLine(s))
 }
+
+// The replacers are built once: building one per call cost more than the
+// rest of the github format.
+var (
+	dataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	propertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	cellEscaper     = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'")
+)

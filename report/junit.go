@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/xml"
-	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -13,111 +16,224 @@ import (
 // (failure type = severity), one passing testcase for a clean file, and an
 // errored testcase for a file that could not be loaded.
 
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	ClassName string        `xml:"classname,attr"`
-	Name      string        `xml:"name,attr"`
-	File      string        `xml:"file,attr,omitempty"`
-	Line      int           `xml:"line,attr,omitempty"`
-	Failure   *junitProblem `xml:"failure,omitempty"`
-	Error     *junitProblem `xml:"error,omitempty"`
-}
-
-type junitProblem struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
+// junitFile is one test suite: a file's findings (indexes into
+// r.Findings, in their order) and load errors, or a clean linted file.
+type junitFile struct {
+	name             string
+	findings, errors []int
 }
 
 // WriteJUnit writes the report as JUnit XML. Test case names hold the rule
 // and the logical key, not the message or line, so CI history tracks a
-// finding across edits.
+// finding across edits. The totals come first in the document, so one
+// pass groups the findings by file (indexes only); the test cases are
+// then encoded one at a time.
 func WriteJUnit(w io.Writer, r *Report) error {
-	byFile := map[string]*junitSuite{}
-	suite := func(file string) *junitSuite {
+	byFile := map[string]*junitFile{}
+	suite := func(file string) *junitFile {
 		s := byFile[file]
 		if s == nil {
-			s = &junitSuite{Name: file}
+			s = &junitFile{name: file}
 			byFile[file] = s
 		}
 		return s
 	}
-	for _, f := range r.Findings {
+	for i, f := range r.Findings {
 		s := suite(f.File)
-		name := f.ID + " " + f.Slug
-		if f.Key != "" {
-			name += ": " + f.Key
-		}
-		// A key repeated in one file gives several findings with one name;
-		// the fingerprint's ordinal tells them apart.
-		if _, n, ok := strings.Cut(f.Fingerprint, ":"); ok && n != "1" {
-			name += " #" + n
-		}
-		var body strings.Builder
-		fmt.Fprintf(&body, "%s:%d:%d: %s %s %s\n", f.File, f.Line, max(f.Column, 1), f.Severity, f.ID, f.Message)
-		for _, rel := range f.Related {
-			fmt.Fprintf(&body, "related: %s:%d\n", rel.File, rel.Line)
-		}
-		if f.DocsURL != "" {
-			fmt.Fprintf(&body, "docs: %s\n", f.DocsURL)
-		}
-		s.Cases = append(s.Cases, junitCase{
-			ClassName: f.File, Name: name, File: f.File, Line: f.Line,
-			Failure: &junitProblem{Message: f.Message, Type: f.Severity, Body: body.String()},
-		})
-		s.Failures++
+		s.findings = append(s.findings, i)
 	}
-	for _, e := range r.Errors {
+	for i, e := range r.Errors {
 		s := suite(e.File)
-		s.Cases = append(s.Cases, junitCase{
-			ClassName: e.File, Name: "load", File: e.File, Line: e.Line,
-			Error: &junitProblem{Message: e.Message, Type: "load error", Body: e.Message},
-		})
-		s.Errors++
+		s.errors = append(s.errors, i)
 	}
 	for _, file := range r.Linted {
-		if _, ok := byFile[file]; !ok {
-			suite(file).Cases = []junitCase{{ClassName: file, Name: "kafkalint", File: file}}
+		suite(file)
+	}
+	files := make([]*junitFile, 0, len(byFile))
+	for _, s := range byFile {
+		files = append(files, s)
+	}
+	slices.SortFunc(files, func(a, b *junitFile) int { return cmp.Compare(a.name, b.name) })
+	tests := 0
+	for _, s := range files {
+		tests += s.tests()
+	}
+
+	// The document is written by hand, byte for byte what xml.Encoder
+	// with Indent("", "  ") wrote for the Ant/Surefire structs, because
+	// building those structs and reflecting over them allocated 2.6 times
+	// the document.
+	x := &junitWriter{w: bufio.NewWriterSize(w, 64<<10)}
+	x.raw(xml.Header)
+	x.raw(`<testsuites name="kafkalint"`)
+	x.intAttr("tests", tests)
+	x.intAttr("failures", len(r.Findings))
+	x.intAttr("errors", len(r.Errors))
+	x.raw(">")
+	if len(files) == 0 {
+		x.raw("</testsuites>\n")
+		return x.flush()
+	}
+	for _, s := range files {
+		x.raw("\n  <testsuite")
+		x.attr("name", s.name)
+		x.intAttr("tests", s.tests())
+		x.intAttr("failures", len(s.findings))
+		x.intAttr("errors", len(s.errors))
+		x.raw(">")
+		for _, i := range s.findings {
+			x.findingCase(&r.Findings[i])
 		}
+		for _, i := range s.errors {
+			e := &r.Errors[i]
+			x.testCase(e.File, "load", e.File, e.Line)
+			x.problem("error", e.Message, "load error", []byte(e.Message))
+			x.raw("\n    </testcase>")
+		}
+		if len(s.findings)+len(s.errors) == 0 {
+			x.testCase(s.name, "kafkalint", s.name, 0)
+			x.raw("</testcase>")
+		}
+		x.raw("\n  </testsuite>")
 	}
-	out := junitSuites{Name: "kafkalint"}
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
+	x.raw("\n</testsuites>\n")
+	return x.flush()
+}
+
+// tests counts a suite's test cases: one per finding and load error, or
+// the one passing case of a clean file.
+func (s *junitFile) tests() int {
+	return max(len(s.findings)+len(s.errors), 1)
+}
+
+// junitWriter writes XML text with encoding/xml's escaping; the first
+// error sticks.
+type junitWriter struct {
+	w       *bufio.Writer
+	body    bytes.Buffer
+	name    []byte
+	scratch []byte
+	err     error
+}
+
+func (x *junitWriter) flush() error {
+	if x.err == nil {
+		x.err = x.w.Flush()
 	}
-	slices.Sort(files)
-	for _, f := range files {
-		s := byFile[f]
-		s.Tests = len(s.Cases)
-		out.Tests += s.Tests
-		out.Failures += s.Failures
-		out.Errors += s.Errors
-		out.Suites = append(out.Suites, *s)
+	return x.err
+}
+
+func (x *junitWriter) raw(s string) {
+	if x.err == nil {
+		_, x.err = x.w.WriteString(s)
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+}
+
+// text writes s escaped as encoding/xml escapes attribute values and
+// character data (newlines and tabs as character references too).
+func (x *junitWriter) text(s string) {
+	x.scratch = append(x.scratch[:0], s...)
+	x.escape(x.scratch)
+}
+
+func (x *junitWriter) escape(b []byte) {
+	if x.err == nil {
+		x.err = xml.EscapeText(x.w, b)
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
+}
+
+func (x *junitWriter) attr(name, value string) {
+	x.raw(" ")
+	x.raw(name)
+	x.raw(`="`)
+	x.text(value)
+	x.raw(`"`)
+}
+
+func (x *junitWriter) intAttr(name string, n int) {
+	x.raw(" ")
+	x.raw(name)
+	x.raw(`="`)
+	x.raw(strconv.Itoa(n))
+	x.raw(`"`)
+}
+
+// testCase opens a <testcase>; file and line are left out when empty.
+func (x *junitWriter) testCase(class, name, file string, line int) {
+	x.raw("\n    <testcase")
+	x.attr("classname", class)
+	x.attr("name", name)
+	if file != "" {
+		x.attr("file", file)
 	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	if line != 0 {
+		x.intAttr("line", line)
+	}
+	x.raw(">")
+}
+
+// problem writes a <failure> or <error> element.
+func (x *junitWriter) problem(element, message, typ string, body []byte) {
+	x.raw("\n      <" + element)
+	x.attr("message", message)
+	x.attr("type", typ)
+	x.raw(">")
+	x.escape(body)
+	x.raw("</" + element + ">")
+}
+
+func (x *junitWriter) findingCase(f *Finding) {
+	// The name and body are built in reused buffers (fmt would box every
+	// argument): "ID slug: key #n" and "file:line:col: severity ID message".
+	name := x.name[:0]
+	name = append(append(append(name, f.ID...), ' '), f.Slug...)
+	if f.Key != "" {
+		name = append(append(name, ": "...), f.Key...)
+	}
+	// A key repeated in one file gives several findings with one name;
+	// the fingerprint's ordinal tells them apart.
+	if _, n, ok := strings.Cut(f.Fingerprint, ":"); ok && n != "1" {
+		name = append(append(name, " #"...), n...)
+	}
+	x.name = name
+	b := &x.body
+	b.Reset()
+	location(b, f.File, f.Line)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(max(f.Column, 1)), 10))
+	for _, s := range []string{": ", f.Severity, " ", f.ID, " ", f.Message, "\n"} {
+		b.WriteString(s)
+	}
+	for _, rel := range f.Related {
+		b.WriteString("related: ")
+		location(b, rel.File, rel.Line)
+		b.WriteByte('\n')
+	}
+	if f.RelatedOmitted > 0 {
+		b.WriteString(moreRelated(f.RelatedOmitted) + "\n")
+	}
+	if f.DocsURL != "" {
+		b.WriteString("docs: ")
+		b.WriteString(f.DocsURL)
+		b.WriteByte('\n')
+	}
+	x.raw("\n    <testcase")
+	x.attr("classname", f.File)
+	x.raw(` name="`)
+	x.escape(name)
+	x.raw(`"`)
+	x.attr("file", f.File)
+	if f.Line != 0 {
+		x.intAttr("line", f.Line)
+	}
+	x.raw(">")
+	x.problem("failure", f.Message, f.Severity, b.Bytes())
+	x.raw("\n    </testcase>")
+}
+
+// location writes "file:line".
+func location(b *bytes.Buffer, file string, line int) {
+	b.WriteString(file)
+	b.WriteByte(':')
+	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(line), 10))
 }

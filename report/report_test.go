@@ -126,19 +126,23 @@ func officialSARIFSchema(t *testing.T) *jsonschema.Schema {
 
 func TestSARIFMatchesSchema(t *testing.T) {
 	schema := officialSARIFSchema(t)
-	reports := map[string]*Report{"sample": loadInput(t), "empty": {}}
+	reports := map[string]*Report{"sample": loadInput(t), "empty": {}, "capped": cappedReport(), "related omitted": omittedReport()}
 	reports["empty"].Finish()
 	for name, r := range reports {
-		var out bytes.Buffer
-		if err := WriteSARIF(&out, r, "dev"); err != nil {
-			t.Fatal(err)
-		}
-		v, err := jsonschema.UnmarshalJSON(&out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := schema.Validate(v); err != nil {
-			t.Errorf("%s: SARIF output does not match the 2.1.0 schema: %v", name, err)
+		// Uncapped, and capped (a notification with a descriptor and
+		// properties) where the report has more than 4 results.
+		for _, limit := range []int{0, 4} {
+			var out bytes.Buffer
+			if err := WriteSARIF(&out, r, Options{ToolVersion: "dev", MaxResults: limit}); err != nil {
+				t.Fatal(err)
+			}
+			v, err := jsonschema.UnmarshalJSON(&out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := schema.Validate(v); err != nil {
+				t.Errorf("%s, --max-results %d: SARIF output does not match the 2.1.0 schema: %v", name, limit, err)
+			}
 		}
 	}
 	// The schema must be able to fail: a result without a message is invalid.
@@ -179,7 +183,7 @@ type sarifOut struct {
 func decodeSARIF(t *testing.T, r *Report) sarifOut {
 	t.Helper()
 	var out bytes.Buffer
-	if err := WriteSARIF(&out, r, "dev"); err != nil {
+	if err := WriteSARIF(&out, r, Options{ToolVersion: "dev"}); err != nil {
 		t.Fatal(err)
 	}
 	var s sarifOut
@@ -273,7 +277,9 @@ func TestGitHubEscaping(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(out.String(), "\n")
-	want := "::warning file=a%2Cb%3Ac/x%25.properties,line=3,col=2,title=KFK3002 quorum-even-voter-count::50%25 of: 4 voters,%0Areally"
+	// The message's own newline is input: shown escaped (\n), not as a
+	// line break (TestInputCannotInjectCommands).
+	want := "::warning file=a%2Cb%3Ac/x%25.properties,line=3,col=2,title=KFK3002 quorum-even-voter-count::50%25 of: 4 voters,\\nreally"
 	if first != want {
 		t.Errorf("annotation\n got %q\nwant %q", first, want)
 	}
@@ -338,4 +344,37 @@ func TestTextSummaryCountsHiddenFindings(t *testing.T) {
 	if strings.Contains(out.String(), "min.insync.replicas=1") {
 		t.Errorf("text output shows a suppressed finding:\n%s", out.String())
 	}
+}
+
+// The JUnit document's shape, to parse it.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	ClassName string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	File      string        `xml:"file,attr,omitempty"`
+	Line      int           `xml:"line,attr,omitempty"`
+	Failure   *junitProblem `xml:"failure,omitempty"`
+	Error     *junitProblem `xml:"error,omitempty"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",chardata"`
 }

@@ -1,8 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
-	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"regexp"
@@ -25,18 +26,18 @@ const (
 	srcRoot        = "%SRCROOT%"
 )
 
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool        sarifTool         `json:"tool"`
-	Invocations []sarifInvocation `json:"invocations"`
-	ColumnKind  string            `json:"columnKind"`
-	Results     []sarifResult     `json:"results"`
-}
+// GitHub code scanning's limits on an uploaded SARIF file (docs/ci.md
+// cites them): a run with more than GitHubMaxResults results is rejected,
+// and of a result's locations only the first 100 are kept (1,000 is the
+// hard limit).
+const (
+	// GitHubMaxResults is the most results per run code scanning accepts,
+	// the default of --max-results.
+	GitHubMaxResults = 25000
+	// sarifMaxRelated caps relatedLocations per result; the rest are
+	// counted in properties.relatedOmitted and the message.
+	sarifMaxRelated = 100
+)
 
 type sarifTool struct {
 	Driver sarifDriver `json:"driver"`
@@ -77,9 +78,16 @@ type sarifInvocation struct {
 }
 
 type sarifNotification struct {
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations,omitempty"`
+	Descriptor *sarifDescriptorRef `json:"descriptor,omitempty"`
+	Level      string              `json:"level"`
+	Message    sarifText           `json:"message"`
+	Locations  []sarifLocation     `json:"locations,omitempty"`
+	Properties map[string]int      `json:"properties,omitempty"`
+}
+
+// sarifDescriptorRef names a notification's kind.
+type sarifDescriptorRef struct {
+	ID string `json:"id"`
 }
 
 type sarifResult struct {
@@ -89,13 +97,30 @@ type sarifResult struct {
 	Message             sarifText          `json:"message"`
 	Locations           []sarifLocation    `json:"locations"`
 	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
-	PartialFingerprints map[string]string  `json:"partialFingerprints"`
+	PartialFingerprints sarifFingerprints  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
-	Properties          map[string]string  `json:"properties,omitempty"`
+	Properties          *sarifProperties   `json:"properties,omitempty"`
+}
+
+// sarifFingerprints is partialFingerprints with kafkalint's one entry.
+type sarifFingerprints struct {
+	Kafkalint string `json:"kafkalint/v1"`
+}
+
+// sarifProperties is a result's property bag; the fields are in the order
+// of their names, as a map's keys would be.
+type sarifProperties struct {
+	Cluster     string `json:"cluster,omitempty"`
+	Environment string `json:"environment,omitempty"`
+	Key         string `json:"key,omitempty"`
+	// RelatedOmitted counts the related locations not listed, so
+	// relatedLocations plus it is the exact number.
+	RelatedOmitted int    `json:"relatedOmitted,omitempty"`
+	Slug           string `json:"slug,omitempty"`
 }
 
 type sarifLocation struct {
-	ID               *int                  `json:"id,omitempty"`
+	ID               int                   `json:"id,omitempty"` // related locations count from 1
 	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
 }
 
@@ -134,13 +159,17 @@ func sarifLevel(severity string) string {
 var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
 
 // WriteSARIF writes one SARIF run: every rule in r.Rules (plus any rule a
-// finding names that is not listed), every finding, and the suppressed
-// findings with a `suppressions` entry so code scanning shows them as
-// dismissed rather than fixed. Load errors become tool execution
-// notifications.
-func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
-	driver := sarifDriver{Name: "kafkalint", Version: toolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
-	if m := semverRE.FindStringSubmatch(toolVersion); m != nil {
+// written result names that is not listed), every finding, and the
+// suppressed findings with a `suppressions` entry so code scanning shows
+// them as dismissed rather than fixed. Load errors become tool execution
+// notifications. Results are ordered most important first (sarifOrder);
+// with opts.MaxResults > 0 only that many are written and a notification
+// says how many were left out. The results are streamed one at a time
+// after the rules and invocations (which are small), so memory does not
+// grow with the document.
+func WriteSARIF(w io.Writer, r *Report, opts Options) error {
+	driver := sarifDriver{Name: "kafkalint", Version: opts.ToolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
+	if m := semverRE.FindStringSubmatch(opts.ToolVersion); m != nil {
 		driver.SemanticVersion = m[1]
 	}
 	index := map[string]int{}
@@ -154,15 +183,14 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 	for _, rule := range r.Rules {
 		addRule(rule)
 	}
-	all := append(slices.Clone(r.Findings), r.Suppressed...)
-	slices.SortFunc(all, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
-			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
-	})
-	results := []sarifResult{}
+	all := sarifOrder(r)
+	omitted := 0
+	if opts.MaxResults > 0 && len(all) > opts.MaxResults {
+		omitted = len(all) - opts.MaxResults
+		all = all[:opts.MaxResults]
+	}
 	for _, f := range all {
 		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL})
-		results = append(results, sarifResultOf(f, index[f.ID]))
 	}
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	for _, e := range r.Errors {
@@ -170,13 +198,70 @@ func WriteSARIF(w io.Writer, r *Report, toolVersion string) error {
 		n.Locations = []sarifLocation{{PhysicalLocation: physical(e.File, e.Line, 0)}}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 	}
-	log := sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{{
-		Tool: sarifTool{Driver: driver}, Invocations: []sarifInvocation{inv}, ColumnKind: "unicodeCodePoints", Results: results,
-	}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(log)
+	if omitted > 0 {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{
+			Descriptor: &sarifDescriptorRef{ID: "kafkalint/max-results"},
+			Level:      "warning",
+			Message: sarifText{Text: fmt.Sprintf("%d of %d results are left out: at most %d are written per run (--max-results; GitHub code scanning rejects a run of more than %d), the most severe first. Every finding is in the other outputs; to upload them all, split the run into parts (--context), or turn rules off or hide known findings with a baseline (docs/ci.md).",
+				omitted, omitted+len(all), opts.MaxResults, GitHubMaxResults)},
+			Properties: map[string]int{"omittedResults": omitted, "totalResults": omitted + len(all)},
+		})
+	}
+
+	// The document is {"$schema", "version", "runs": [{"tool",
+	// "invocations", "columnKind", "results"}]}, indented as
+	// json.Encoder.SetIndent("", "  ") would.
+	j := newJSONStream(w)
+	j.raw("{\n  \"$schema\": \"" + sarifSchema + "\",\n  \"version\": \"" + sarifVersion + "\",\n  \"runs\": [\n    {\n      \"tool\": ")
+	j.value("      ", &sarifTool{Driver: driver})
+	j.raw(",\n      \"invocations\": ")
+	writeJSONArray(j, "      ", []sarifInvocation{inv})
+	j.raw(",\n      \"columnKind\": \"unicodeCodePoints\",\n      \"results\": ")
+	if len(all) == 0 {
+		j.raw("[]")
+	} else {
+		j.raw("[")
+		var rw sarifResultWriter
+		for i, f := range all {
+			if i > 0 {
+				j.raw(",")
+			}
+			j.raw("\n        ")
+			j.value("        ", rw.of(f, index[f.ID]))
+		}
+		j.raw("\n      ]")
+	}
+	j.raw("\n    }\n  ]\n}\n")
+	return j.flush()
+}
+
+// sarifOrder is every result, reported and suppressed, in the order they
+// are written, so that what matters most survives a cap (code scanning
+// also shows only the first 5,000 by severity): reported findings before
+// suppressed ones (leaving a suppressed result out only loses its
+// dismissal; leaving a reported one out closes its alert), then by
+// severity, error first, then by file, line, rule id, column and message.
+func sarifOrder(r *Report) []*Finding {
+	all := make([]*Finding, 0, len(r.Findings)+len(r.Suppressed))
+	for i := range r.Findings {
+		all = append(all, &r.Findings[i])
+	}
+	for i := range r.Suppressed {
+		all = append(all, &r.Suppressed[i])
+	}
+	slices.SortStableFunc(all, func(a, b *Finding) int {
+		return cmp.Or(cmp.Compare(b2i(a.Suppression != nil), b2i(b.Suppression != nil)), cmp.Compare(Rank(b.Severity), Rank(a.Severity)),
+			cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+	})
+	return all
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func sarifRuleOf(rule Rule) sarifRule {
@@ -215,37 +300,92 @@ func sarifRuleOf(rule Rule) sarifRule {
 	}
 }
 
-func sarifResultOf(f Finding, ruleIndex int) sarifResult {
-	res := sarifResult{
+// sarifResultWriter builds one result at a time in storage reused from
+// one result to the next, so that writing a result allocates little more
+// than its message (only the JSON of one result is alive at once).
+type sarifResultWriter struct {
+	res   sarifResult
+	props sarifProperties
+	// regions holds the result's regions; its capacity is never exceeded,
+	// so the pointers into it stay valid while the result is encoded.
+	regions []sarifRegion
+	text    bytes.Buffer
+	// The artifact of the last file: results come grouped by file.
+	lastFile     string
+	lastArtifact sarifArtifact
+}
+
+func (w *sarifResultWriter) physical(file string, line, column int) sarifPhysicalLocation {
+	if file != w.lastFile || w.lastArtifact.URI == "" {
+		w.lastFile, w.lastArtifact = file, artifact(file)
+	}
+	loc := sarifPhysicalLocation{ArtifactLocation: w.lastArtifact}
+	if line > 0 {
+		w.regions = append(w.regions, sarifRegion{StartLine: line, StartColumn: column})
+		loc.Region = &w.regions[len(w.regions)-1]
+	}
+	return loc
+}
+
+// of is the result for f.
+func (w *sarifResultWriter) of(f *Finding, ruleIndex int) *sarifResult {
+	if w.regions == nil {
+		w.regions = make([]sarifRegion, 0, 1+sarifMaxRelated)
+	}
+	w.regions = w.regions[:0]
+	res := &w.res
+	*res = sarifResult{
 		RuleID: f.ID, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity),
 		Message:             sarifText{Text: f.Message},
-		Locations:           []sarifLocation{{PhysicalLocation: physical(f.File, f.Line, f.Column)}},
-		PartialFingerprints: map[string]string{FingerprintKey: f.Fingerprint},
-		Properties:          map[string]string{},
+		Locations:           append(res.Locations[:0], sarifLocation{PhysicalLocation: w.physical(f.File, f.Line, f.Column)}),
+		RelatedLocations:    res.RelatedLocations[:0],
+		PartialFingerprints: sarifFingerprints{Kafkalint: f.Fingerprint},
 	}
-	if len(f.Related) > 0 {
+	related, omitted := f.Related, f.RelatedOmitted
+	if len(related) > sarifMaxRelated {
+		related, omitted = related[:sarifMaxRelated], omitted+len(related)-sarifMaxRelated
+	}
+	if len(related) > 0 || omitted > 0 {
 		// GitHub shows related locations through embedded links in the
 		// message; literal brackets must then be escaped (SARIF §3.11.6).
-		esc := strings.NewReplacer(`[`, `\[`, `]`, `\]`)
-		text := esc.Replace(f.Message)
-		var links []string
-		for i, rel := range f.Related {
+		text := &w.text
+		text.Reset()
+		_, _ = sarifLinkEscaper.WriteString(text, f.Message)
+		text.WriteString(" (related: ")
+		for i, rel := range related {
 			id := i + 1
-			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: physical(rel.File, rel.Line, rel.Column)})
-			links = append(links, "["+esc.Replace(rel.File)+":"+strconv.Itoa(rel.Line)+"]("+strconv.Itoa(id)+")")
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: id, PhysicalLocation: w.physical(rel.File, rel.Line, rel.Column)})
+			if i > 0 {
+				text.WriteString(", ")
+			}
+			text.WriteByte('[')
+			_, _ = sarifLinkEscaper.WriteString(text, rel.File)
+			text.WriteByte(':')
+			text.Write(strconv.AppendInt(text.AvailableBuffer(), int64(rel.Line), 10))
+			text.WriteString("](")
+			text.Write(strconv.AppendInt(text.AvailableBuffer(), int64(id), 10))
+			text.WriteByte(')')
 		}
-		res.Message.Text = text + " (related: " + strings.Join(links, ", ") + ")"
+		switch {
+		case omitted > 0 && len(related) > 0:
+			text.WriteString(" " + strings.TrimPrefix(moreRelated(omitted), "… "))
+		case omitted > 0:
+			text.WriteString(strconv.Itoa(omitted) + " " + plural(omitted, "location") + ", not listed")
+		}
+		text.WriteByte(')')
+		res.Message.Text = text.String()
 	}
 	if s := f.Suppression; s != nil {
 		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
 	}
-	for k, v := range map[string]string{"environment": f.Environment, "cluster": f.Cluster, "key": f.Key, "slug": f.Slug} {
-		if v != "" {
-			res.Properties[k] = v
-		}
+	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" || omitted > 0 {
+		w.props = sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
+		res.Properties = &w.props
 	}
 	return res
 }
+
+var sarifLinkEscaper = strings.NewReplacer(`[`, `\[`, `]`, `\]`)
 
 // physical is a file position; the region is left out when the line is
 // unknown (0).

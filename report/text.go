@@ -1,9 +1,9 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/fatih/color"
 )
@@ -14,8 +14,10 @@ type TextOptions struct {
 }
 
 // WriteText writes one line per finding, `file:line:col: severity ID
-// message (slug)`, related locations indented below, then load errors and
-// a one-line summary.
+// message (slug)`, related locations indented below (and how many were
+// left out), then load errors and a one-line summary. Input text is
+// printed through OneLine and LinePath (escape.go): one line per entry,
+// none starting with input.
 func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	paint := func(c *color.Color) *color.Color {
 		if opts.Color {
@@ -32,36 +34,49 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	}
 	pos := paint(color.New(color.Bold))
 	dim := paint(color.New(color.Faint))
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%s %s %s %s %s\n",
-			pos.Sprintf("%s:%d:%d:", f.File, f.Line, max(f.Column, 1)),
-			sev[f.Severity].Sprint(f.Severity), f.ID, f.Message, dim.Sprintf("(%s)", f.Slug))
+		c := sev[f.Severity]
+		if c == nil { // a custom policy's own severity word
+			c = dim
+		}
+		fmt.Fprintf(b, "%s %s %s %s %s\n",
+			pos.Sprintf("%s:%d:%d:", LinePath(f.File), f.Line, max(f.Column, 1)),
+			c.Sprint(OneLine(f.Severity)), OneLine(f.ID), OneLine(f.Message), dim.Sprintf("(%s)", OneLine(f.Slug)))
 		for _, rel := range f.Related {
-			fmt.Fprintf(&b, "    related: %s:%d\n", rel.File, rel.Line)
+			fmt.Fprintf(b, "    related: %s:%d\n", OneLine(rel.File), rel.Line)
+		}
+		if f.RelatedOmitted > 0 {
+			fmt.Fprintf(b, "    %s\n", moreRelated(f.RelatedOmitted))
 		}
 	}
 	for _, e := range r.Errors {
-		loc := e.File
+		loc := LinePath(e.File)
 		if e.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", e.File, e.Line)
+			loc = fmt.Sprintf("%s:%d", loc, e.Line)
 		}
-		fmt.Fprintf(&b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), e.Message)
+		fmt.Fprintf(b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), OneLine(e.Message))
 	}
 	s := r.Summary
-	fmt.Fprintf(&b, "%s: %s", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
+	fmt.Fprintf(b, "%s: %s", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
 	if s.Skipped > 0 {
-		fmt.Fprintf(&b, " (%d skipped: not Kafka configuration)", s.Skipped)
+		fmt.Fprintf(b, " (%d skipped: not Kafka configuration)", s.Skipped)
 	}
 	if s.Suppressed > 0 || s.Baselined > 0 {
-		fmt.Fprintf(&b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
+		fmt.Fprintf(b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
 	}
 	if len(r.Errors) > 0 {
-		fmt.Fprintf(&b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
+		fmt.Fprintf(b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
 	}
-	b.WriteString("\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	// bufio.Writer's errors stick: Flush returns the first one.
+	_ = b.WriteByte('\n')
+	return b.Flush()
+}
+
+// moreRelated says how many related locations a finding left out:
+// "… and 3 more related locations".
+func moreRelated(n int) string {
+	return fmt.Sprintf("… and %d more related %s", n, plural(n, "location"))
 }
 
 // sizeCounts and severityCounts are the two halves every summary line

@@ -193,7 +193,7 @@ func applyBaseline(s Streams, rep *report.Report, res *loader.Result, values map
 	case prune:
 		fmt.Fprintf(s.Err, "kafkalint: removed %d stale %s (matching no finding any more) from %s:\n", len(stale), plural(len(stale), "entry"), path)
 		for _, e := range stale {
-			fmt.Fprintf(s.Err, "  %s %s %s\n", e.File, e.Rule, e.Key)
+			fmt.Fprintf(s.Err, "  %s %s %s\n", report.LinePath(e.File), report.OneLine(e.Rule), report.OneLine(e.Key))
 		}
 		b.Findings = remaining
 		if err := saveBaseline(path, b); err != nil {

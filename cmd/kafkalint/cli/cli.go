@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // Exit codes (docs/cli.md).
@@ -55,15 +57,16 @@ func Run(ctx context.Context, args []string, s Streams) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			// One line per problem (a configuration file can have several).
+			// One line per problem (a configuration file can have several);
+			// input text in a message is escaped (report.OneLine).
 			for line := range strings.SplitSeq(ee.err.Error(), "\n") {
-				fmt.Fprintf(s.Err, "kafkalint: %s\n", line)
+				fmt.Fprintf(s.Err, "kafkalint: %s\n", report.OneLine(line))
 			}
 		}
 		return ee.code
 	}
 	// Anything cobra itself rejects (unknown flag or command) is a usage error.
-	fmt.Fprintf(s.Err, "kafkalint: %v\n", err)
+	fmt.Fprintf(s.Err, "kafkalint: %s\n", report.OneLine(err.Error()))
 	return ExitError
 }
 

@@ -23,6 +23,7 @@ type lintFlags struct {
 	kafkaVersion    string
 	failLevel       string
 	noColor         bool
+	maxResults      int
 	configFile      string
 	noInlineIgnores bool
 	baseline        string
@@ -53,6 +54,7 @@ func newLint(s Streams) *cobra.Command {
 	fl.StringVar(&f.kafkaVersion, "kafka-version", "", "target Kafka version X.Y (default: .kafkalint.yaml kafka_version, else the newest cataloged 4.x)")
 	fl.StringVar(&f.failLevel, "fail-level", "", "lowest severity that makes the exit code 1: error, warning or info (default: .kafkalint.yaml fail_level, else error)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in text output (NO_COLOR is honored too)")
+	fl.IntVar(&f.maxResults, "max-results", report.GitHubMaxResults, "most results `N` in the SARIF output, the most severe kept (GitHub code scanning rejects more than 25000 per run); 0: no limit")
 	fl.StringVar(&f.configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
 	fl.BoolVar(&f.noInlineIgnores, "no-inline-ignores", false, "ignore every # kafkalint:ignore directive (audits)")
 	fl.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in baseline `FILE`")
@@ -91,6 +93,8 @@ func resolve(f lintFlags, engine *policies.Engine) (*settings, error) {
 		return nil, usageError("unknown --fail-level %q (want %s)", st.failLevel, strings.Join(report.Severities, ", "))
 	}
 	switch {
+	case f.maxResults < 0:
+		return nil, usageError("--max-results %d: want 0 (no limit) or more", f.maxResults)
 	case f.baselinePrune && f.baseline == "":
 		return nil, usageError("--baseline-prune needs --baseline FILE")
 	case f.writeBaseline != "" && f.baseline != "":
@@ -148,7 +152,7 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	rep.Rules = ruleInfos(engine, st.cfg)
 	rep.Linted = lintedFiles(res, only, changed)
 	rep.Finish()
-	if err := writeOutputs(s, st.outputs, rep, st.noColor); err != nil {
+	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.maxResults); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	switch {

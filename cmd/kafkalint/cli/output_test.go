@@ -142,3 +142,79 @@ func TestGitHubFormat(t *testing.T) {
 		t.Errorf("summary.md:\n%s", summary)
 	}
 }
+
+// TestGitHubFormatNeutralizesInput: a value holding a newline, a workflow
+// command and a terminal escape (written with .properties escapes) makes
+// no line of `--format github` output that GitHub would run, and reaches
+// it with no raw control character (issue 17 §3).
+func TestGitHubFormatNeutralizesInput(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  KFK9005: error\n")) // invalid-value quotes the value
+	writeFile(t, "prod/server.properties", cleanBroker+
+		`log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`+"\n"+
+		`auto.create.topics.enable=tr\u001b[2Jue`+"\n")
+	_, out, errOut := run(t, "lint", "--format", "github", "prod")
+	if !strings.Contains(out, `log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`) {
+		t.Fatalf("the value is not reported, escaped:\n%s\nstderr: %s", out, errOut)
+	}
+	annotations := 0
+	for line := range strings.Lines(out) {
+		if strings.ContainsFunc(strings.TrimSuffix(line, "\n"), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Errorf("raw control character in %q", line)
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			if !strings.HasPrefix(line, "::error file=prod/server.properties,") && !strings.HasPrefix(line, "::warning file=prod/server.properties,") &&
+				!strings.HasPrefix(line, "::notice ") {
+				t.Errorf("input made a workflow command: %q", line)
+			}
+			annotations++
+		}
+	}
+	if annotations == 0 {
+		t.Errorf("no annotations:\n%s", out)
+	}
+}
+
+// TestMaxResults: --max-results caps the SARIF results, keeping the most
+// severe, and says so in a notification; the other formats keep
+// everything.
+func TestMaxResults(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  KFK9005: error\n  KFK9001: warning\n"))
+	writeFile(t, "prod/server.properties", cleanBroker+"log.retention.hours=1\nlog.retention.hours=2\nlog.retention.hours=x\n") // the error is last in file order
+	code, _, errOut := run(t, "lint", "--max-results", "1", "--format", "sarif=out.sarif", "--format", "json=out.json", "prod")
+	if code != ExitFindings {
+		t.Fatalf("exit %d, stderr %s", code, errOut)
+	}
+	var rep struct {
+		Findings []struct {
+			ID string `json:"id"`
+		} `json:"findings"`
+	}
+	readJSON(t, "out.json", &rep)
+	var sarif struct {
+		Runs []struct {
+			Invocations []struct {
+				ToolExecutionNotifications []struct {
+					Properties map[string]int `json:"properties"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	readJSON(t, "out.sarif", &sarif)
+	run0 := sarif.Runs[0]
+	if len(rep.Findings) != 3 || len(run0.Results) != 1 || run0.Results[0].Level != "error" || run0.Results[0].RuleID != "KFK9005" {
+		t.Errorf("json findings %+v; sarif results %+v, want 3 findings and only the error in SARIF", rep.Findings, run0.Results)
+	}
+	notes := run0.Invocations[0].ToolExecutionNotifications
+	if len(notes) != 1 || notes[0].Properties["omittedResults"] != 2 {
+		t.Errorf("notifications %+v, want one counting 2 omitted results", notes)
+	}
+	if code, _, errOut := run(t, "lint", "--max-results", "-1", "prod"); code != ExitError || !strings.Contains(errOut, "--max-results -1") {
+		t.Errorf("--max-results -1: exit %d, stderr %q", code, errOut)
+	}
+}
