@@ -51,6 +51,11 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 			continue
 		}
 		switch {
+		case s.Key == "":
+			// A line such as "=value": Java reads the empty key, which
+			// nothing reads back. empty-key (KFK9008) reports it; it is no
+			// mistyped key to suggest a name for.
+			s.KeyStatus = KeyExempt
 		case hasTemplate(s.Key):
 			s.KeyStatus = KeyExempt
 		case definedIn(version, own, s.Key):
