@@ -115,3 +115,17 @@ func TestEmptyKeyIsASetting(t *testing.T) {
 		t.Errorf("setting \"\" = %+v", s)
 	}
 }
+
+// TestListEntryMessagesAreCut: a malformed list entry is quoted in its
+// message at most 64 bytes long, however long the entry.
+func TestListEntryMessagesAreCut(t *testing.T) {
+	long := strings.Repeat("h", 5000)
+	res := loadOne(t, "server.properties", "process.roles=broker,controller\nnode.id=1\n"+
+		"controller.quorum.voters=1@"+long+"\n"+"listeners=PLAINTEXT://"+long+"\n")
+	n := res.Clusters[0].Nodes[0]
+	for _, msg := range []string{n.Quorum.Voters[0].Error, n.Listeners[0].Error} {
+		if msg == "" || len(msg) > 200 || !strings.Contains(msg, `"…`) {
+			t.Errorf("message %.300q is not cut", msg)
+		}
+	}
+}

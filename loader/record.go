@@ -174,7 +174,7 @@ func parseProperties(file string, data []byte) *Doc {
 	} else if tooOften >= 0 {
 		e := pf.Entries[tooOften]
 		return &Doc{Err: &Error{File: file, Line: e.Line, Message: fmt.Sprintf(
-			"invalid properties file: key %s is set more than %d times (the limit of repetitions of one key)", properties.QuoteKey(e.Key), MaxKeyRepeats)}}
+			"invalid properties file: key %s is set more than %d times (the limit of repetitions of one key)", properties.Quote(e.Key), MaxKeyRepeats)}}
 	}
 	return r
 }

@@ -86,3 +86,17 @@ func TestParseLimits(t *testing.T) {
 		t.Errorf("%d keys: %v", MaxEntries, err)
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"log.dirs":                    `"log.dirs"`,
+		strings.Repeat("k", 64):       `"` + strings.Repeat("k", 64) + `"`,
+		strings.Repeat("k", 65):       `"` + strings.Repeat("k", 64) + `"…`,
+		strings.Repeat("é", 40):       `"` + strings.Repeat("é", 32) + `"…`, // cut at a rune boundary
+		"a" + strings.Repeat("é", 40): `"a` + strings.Repeat("é", 31) + `"…`,
+	} {
+		if got := Quote(in); got != want {
+			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -178,12 +178,12 @@ func crossCheck(text string, f *File, empty []span) error {
 		seen[e.Key] = true
 		v, ok := p.Get(e.Key)
 		if !ok || n >= len(ref) || ref[n] != e.Key || v != last[e.Key].Value {
-			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %s consistently", QuoteKey(e.Key))}
+			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(e.Key))}
 		}
 		n++
 	}
 	if n < len(ref) {
-		return &Error{Line: 1, Msg: fmt.Sprintf("cannot read key %s consistently", QuoteKey(ref[n]))}
+		return &Error{Line: 1, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(ref[n]))}
 	}
 	return nil
 }
@@ -217,9 +217,10 @@ func referenceMessage(msg string) string {
 	return "text that Java's Properties and this reader would read differently"
 }
 
-// QuoteKey quotes a key for an error message, cut to 64 bytes: a key is
-// never secret, but it can be as long as a line.
-func QuoteKey(k string) string {
+// Quote quotes a key (never a value) or a list entry for a message, cut
+// to 64 bytes and "…": a key is no secret, but it can be as long as a
+// line.
+func Quote(k string) string {
 	const max = 64
 	if len(k) > max {
 		cut := max
