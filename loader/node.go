@@ -142,12 +142,12 @@ func parseHostPort(s string) (Endpoint, string) {
 	ep := Endpoint{Raw: s}
 	i := strings.LastIndex(s, ":")
 	if i < 0 {
-		return ep, fmt.Sprintf("%s has no port", properties.Quote(s))
+		return ep, properties.Quote(s) + " has no port"
 	}
 	host, portText := s[:i], s[i+1:]
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if !hostRE.MatchString(host) {
-		return ep, fmt.Sprintf("%s is not a valid host name", properties.Quote(host))
+		return ep, properties.Quote(host) + " is not a valid host name"
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port < 0 {

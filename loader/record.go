@@ -147,7 +147,8 @@ func parseProperties(file string, data []byte) *Doc {
 		e.Key, e.Value = unique.Make(e.Key).Value(), strings.Clone(e.Value)
 		loc := Location{File: file, Line: e.Line, Column: e.Column}
 		if j, ok := last[e.Key]; ok {
-			if repeated[e.Key]++; repeated[e.Key] == MaxKeyRepeats && tooOften < 0 {
+			repeated[e.Key]++
+			if repeated[e.Key] == MaxKeyRepeats && tooOften < 0 {
 				tooOften = i
 			}
 			// Each duplicate lists every earlier occurrence: they share
@@ -241,7 +242,8 @@ func pastEntries(v string, n int) bool {
 	entries := 0
 	for e := range strings.SplitSeq(v, ",") {
 		if strings.TrimSpace(e) != "" {
-			if entries++; entries > n {
+			entries++
+			if entries > n {
 				return true
 			}
 		}

@@ -221,9 +221,9 @@ func referenceMessage(msg string) string {
 // to 64 bytes and "…": a key is no secret, but it can be as long as a
 // line.
 func Quote(k string) string {
-	const max = 64
-	if len(k) > max {
-		cut := max
+	const limit = 64
+	if len(k) > limit {
+		cut := limit
 		for cut > 0 && !utf8.RuneStart(k[cut]) {
 			cut--
 		}

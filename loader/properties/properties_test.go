@@ -248,7 +248,7 @@ func matchesMagiconair(data []byte) error {
 	sf, empty, err := scan(text)
 	if err != nil {
 		if !needsReference(text) && !strings.Contains(err.Error(), "(the limit of") {
-			return fmt.Errorf("scanner refused %q: %v", text, err)
+			return fmt.Errorf("scanner refused %q: %w", text, err)
 		}
 		return nil
 	}
@@ -261,7 +261,7 @@ func matchesMagiconair(data []byte) error {
 	}
 	p, err := reference(ref)
 	if err != nil {
-		return fmt.Errorf("magiconair refused %q, which Parse accepts: %v", text, err)
+		return fmt.Errorf("magiconair refused %q, which Parse accepts: %w", text, err)
 	}
 	var keys []string
 	last := map[string]string{}
