@@ -205,10 +205,10 @@ func TestNeedsReference(t *testing.T) {
 // parser quadratic or ran it out of memory, and of the empty key.
 func hostileSeeds() []string {
 	return []string{
-		continued(200),
-		manyKeys(300),
-		"x=" + strings.Repeat("a", 4000) + "\n",
-		"controller.quorum.voters=" + strings.Repeat("1@h:9093,", 200) + "\n",
+		continued(40),
+		manyKeys(40),
+		"x=" + strings.Repeat("a", 600) + "\n",
+		"controller.quorum.voters=" + strings.Repeat("1@h:9093,", 40) + "\n",
 		strings.Repeat("a=1\n", 25), // a key repeated past the loader's limit
 		"=hunter2\n", ":x\n  =y\\\n z\n",
 		"a=1\r:hunter2\n", "a\\\r\n b=1\r\n",
