@@ -1,10 +1,12 @@
 package loader_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kafkalint/kafkalint/bench/gen"
@@ -86,4 +88,95 @@ func parsePositive(s string) (int, error) {
 		return 0, os.ErrInvalid
 	}
 	return n, nil
+}
+
+// hostileShapes are the inputs of one file that were once quadratic or
+// ran out of memory, each at sizes n and 2n below the limits
+// (docs/model.md "Limits"): ns/op should double with the size, B/op too.
+// Run with go test -bench Shapes -run '^$' ./loader.
+var hostileShapes = []struct {
+	name  string
+	sizes []int
+	text  func(n int) string
+}{
+	{"continuations", []int{20_000, 40_000}, func(n int) string {
+		return "process.roles=broker\nnode.id=1\nx=" + strings.Repeat("abcd\\\n", n) + "end\n"
+	}},
+	{"keys", []int{20_000, 40_000}, func(n int) string {
+		var b strings.Builder
+		b.WriteString("process.roles=broker\nnode.id=1\n")
+		for i := range n {
+			fmt.Fprintf(&b, "k%d=v%d\n", i, i)
+		}
+		return b.String()
+	}},
+	{"long-line", []int{loader.MaxLineBytes / 4, loader.MaxLineBytes / 2}, func(n int) string {
+		return "process.roles=broker\nnode.id=1\nx=" + strings.Repeat("a", n) + "\n"
+	}},
+	{"voters", []int{500, 1_000}, func(n int) string {
+		return "process.roles=broker,controller\nnode.id=1\ncontroller.quorum.voters=" + votersLine(n) + "\n"
+	}},
+	// Past the limit of entries of one list: refused, at the cost of
+	// reading the line.
+	{"voters-refused", []int{2_000, 4_000}, func(n int) string {
+		return "process.roles=broker,controller\nnode.id=1\ncontroller.quorum.voters=" + votersLine(n) + "\n"
+	}},
+}
+
+func votersLine(n int) string {
+	entries := make([]string, n)
+	for i := range entries {
+		entries[i] = fmt.Sprintf("%d@ctl-%d.internal:9093", i, i)
+	}
+	return strings.Join(entries, ",")
+}
+
+// BenchmarkShapesLoad loads each hostile shape from memory.
+func BenchmarkShapesLoad(b *testing.B) {
+	opts := loader.Options{DefaultKeys: defaultKeys(b)}
+	for _, shape := range hostileShapes {
+		for _, n := range shape.sizes {
+			src := []loader.Source{{Name: "server.properties", Data: []byte(shape.text(n))}}
+			b.Run(fmt.Sprintf("%s/n=%d", shape.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(src[0].Data)))
+				for b.Loop() {
+					if _, err := loader.LoadSources(src, opts); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkShapesLint loads and evaluates each hostile shape with the
+// built-in rules: the rules' share (the voters shape is quadratic in
+// Rego until the rules comparing voters are linear).
+func BenchmarkShapesLint(b *testing.B) {
+	engine, err := policies.Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := loader.Options{DefaultKeys: engine.DefaultKeys()}
+	for _, shape := range hostileShapes {
+		for _, n := range shape.sizes {
+			src := []loader.Source{{Name: "server.properties", Data: []byte(shape.text(n))}}
+			b.Run(fmt.Sprintf("%s/n=%d", shape.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(src[0].Data)))
+				for b.Loop() {
+					res, err := loader.LoadSources(src, opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, c := range res.Clusters {
+						if _, err := engine.Evaluate(b.Context(), c); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+		}
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
 // buildNode derives a node's structure (roles, id, quorum, listeners) from
@@ -122,7 +124,7 @@ func parseVoter(e string, loc Location) Voter {
 	}
 	id, err := strconv.Atoi(strings.TrimSpace(parts[0]))
 	if err != nil {
-		v.Error = fmt.Sprintf("voter id %q is not an integer", parts[0])
+		v.Error = fmt.Sprintf("voter id %s is not an integer", properties.Quote(parts[0]))
 		return v
 	}
 	ep, msg := parseHostPort(parts[1])
@@ -140,16 +142,16 @@ func parseHostPort(s string) (Endpoint, string) {
 	ep := Endpoint{Raw: s}
 	i := strings.LastIndex(s, ":")
 	if i < 0 {
-		return ep, fmt.Sprintf("%q has no port", s)
+		return ep, properties.Quote(s) + " has no port"
 	}
 	host, portText := s[:i], s[i+1:]
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if !hostRE.MatchString(host) {
-		return ep, fmt.Sprintf("%q is not a valid host name", host)
+		return ep, properties.Quote(host) + " is not a valid host name"
 	}
 	port, err := strconv.Atoi(portText)
 	if err != nil || port < 0 {
-		return ep, fmt.Sprintf("port %q is not a number", portText)
+		return ep, fmt.Sprintf("port %s is not a number", properties.Quote(portText))
 	}
 	if port > 65535 {
 		return ep, fmt.Sprintf("port %d is out of range", port)
@@ -217,7 +219,7 @@ func parseListeners(r *Doc, key string, protocols map[string]string) []Listener 
 		l := Listener{Raw: e, Loc: s.Loc}
 		m := listenerRE.FindStringSubmatch(e)
 		if m == nil {
-			l.Error = fmt.Sprintf("unable to parse %q to a broker endpoint", e)
+			l.Error = fmt.Sprintf("unable to parse %s to a broker endpoint", properties.Quote(e))
 			out = append(out, l)
 			continue
 		}

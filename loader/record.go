@@ -2,6 +2,7 @@ package loader
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -136,18 +137,31 @@ func parseProperties(file string, data []byte) *Doc {
 		r.Comments = append(r.Comments, Comment{Line: c.Line, Text: c.Text})
 	}
 	last := map[string]int{}
-	var earlier = map[string][]Location{}
-	for _, e := range pf.Entries {
+	earlier := map[string][]Location{}
+	repeated := map[string]int{}
+	tooOften := -1 // the entry past MaxKeyRepeats, if any
+	for i, e := range pf.Entries {
 		// Keys and values are substrings of the whole file text, comments
 		// included; copy them so that text is not kept for the whole run
 		// (keys interned: a bulk tree repeats the same few thousand).
 		e.Key, e.Value = unique.Make(e.Key).Value(), strings.Clone(e.Value)
 		loc := Location{File: file, Line: e.Line, Column: e.Column}
-		if i, ok := last[e.Key]; ok {
-			prev := r.Settings[i]
-			earlier[e.Key] = append(earlier[e.Key], prev.Loc)
-			r.Duplicates = append(r.Duplicates, Duplicate{Key: e.Key, Loc: loc, Previous: slices.Clone(earlier[e.Key])})
-			r.Settings[i] = RawSetting{Key: e.Key, Value: e.Value, Loc: loc}
+		if j, ok := last[e.Key]; ok {
+			repeated[e.Key]++
+			if repeated[e.Key] == MaxKeyRepeats && tooOften < 0 {
+				tooOften = i
+			}
+			// Each duplicate lists every earlier occurrence: they share
+			// one growing array (a full slice expression keeps a later
+			// append from writing into an earlier duplicate's list), so
+			// memory stays linear in the entries.
+			prev := earlier[e.Key]
+			if len(prev) == 0 {
+				prev = append(prev, r.Settings[j].Loc)
+			}
+			r.Duplicates = append(r.Duplicates, Duplicate{Key: e.Key, Loc: loc, Previous: prev[:len(prev):len(prev)]})
+			earlier[e.Key] = append(prev, loc)
+			r.Settings[j] = RawSetting{Key: e.Key, Value: e.Value, Loc: loc}
 			continue
 		}
 		last[e.Key] = len(r.Settings)
@@ -158,6 +172,10 @@ func parseProperties(file string, data []byte) *Doc {
 		// A Jinja template repeats keys in {% if %}/{% else %} branches: only
 		// one of them is rendered, so repetition is not duplication.
 		r.Template, r.Duplicates = true, nil
+	} else if tooOften >= 0 {
+		e := pf.Entries[tooOften]
+		return &Doc{Err: &Error{File: file, Line: e.Line, Message: fmt.Sprintf(
+			"invalid properties file: key %s is set more than %d times (the limit of repetitions of one key)", properties.Quote(e.Key), MaxKeyRepeats)}}
 	}
 	return r
 }
@@ -181,6 +199,10 @@ func prepare(d *Doc, opts Options) {
 	default:
 		d.env, d.envSource = environmentOf(d.File, "")
 	}
+	if err := tooManyEntries(d); err != nil {
+		d.Err = err
+		return
+	}
 	if d.Kind == KindNode {
 		d.node = buildNode(d)
 	}
@@ -190,6 +212,43 @@ func prepare(d *Doc, opts Options) {
 	if !slices.ContainsFunc(d.Comments, isDirective) {
 		d.Comments = nil
 	}
+}
+
+// tooManyEntries refuses a doc whose list value has more than
+// MaxListEntries entries: the rules compare a node's voters, listeners and
+// endpoints with each other.
+func tooManyEntries(d *Doc) *Error {
+	for _, key := range listKeys {
+		s, ok := d.get(key)
+		if !ok || !pastEntries(s.Value, MaxListEntries) {
+			continue
+		}
+		loc := s.Loc
+		if loc.File == "" {
+			loc = d.Loc
+		}
+		return &Error{File: loc.File, Line: loc.Line, Message: fmt.Sprintf(
+			"%s has more than %d entries (the limit of entries of one list value)", key, MaxListEntries)}
+	}
+	return nil
+}
+
+// pastEntries reports whether the LIST value v has more than n entries
+// (as splitList counts them: blank ones dropped), without splitting it.
+func pastEntries(v string, n int) bool {
+	if strings.Count(v, ",") < n {
+		return false
+	}
+	entries := 0
+	for e := range strings.SplitSeq(v, ",") {
+		if strings.TrimSpace(e) != "" {
+			entries++
+			if entries > n {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var nodeKeys = []string{"process.roles", "node.id", "broker.id", "listeners", "log.dirs", "log.dir"}

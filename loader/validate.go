@@ -51,6 +51,11 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 			continue
 		}
 		switch {
+		case s.Key == "":
+			// A line such as "=value": Java reads the empty key, which
+			// nothing reads back. empty-key (KFK9008) reports it; it is no
+			// mistyped key to suggest a name for.
+			s.KeyStatus = KeyExempt
 		case hasTemplate(s.Key):
 			s.KeyStatus = KeyExempt
 		case definedIn(version, own, s.Key):
@@ -187,11 +192,43 @@ func suggestUncached(key, version string, scopes []string) string {
 			}
 		}
 	}
-	var candidates []string
-	for _, s := range scopes {
-		candidates = append(candidates, catalog.Keys(version, s)...)
+	return closestIn(key, catalogCandidates(version, scopes))
+}
+
+// catalogCandidates are the keys of scopes in version, prepared for
+// closestIn once per version and scopes (a file of many unknown keys
+// used to sort and normalize the whole catalog for each of them).
+func catalogCandidates(version string, scopes []string) []candidate {
+	memo := version + "\x00" + strings.Join(scopes, ",")
+	if v, ok := candidateSets.Load(memo); ok {
+		if cs, ok := v.([]candidate); ok {
+			return cs
+		}
 	}
-	return closest(key, candidates)
+	var keys []string
+	for _, s := range scopes {
+		keys = append(keys, catalog.Keys(version, s)...)
+	}
+	cs := newCandidates(keys)
+	candidateSets.Store(memo, cs)
+	return cs
+}
+
+// candidateSets holds catalogCandidates' answers: a few per cataloged
+// version (one per kind of unit).
+var candidateSets sync.Map
+
+// candidate is a key closestIn may suggest, with its normalized form.
+type candidate struct{ key, norm string }
+
+// newCandidates sorts and deduplicates keys and normalizes each.
+func newCandidates(keys []string) []candidate {
+	sorted := slices.Compact(slices.Sorted(slices.Values(keys)))
+	cs := make([]candidate, len(sorted))
+	for i, k := range sorted {
+		cs[i] = candidate{k, normalizeKey(k)}
+	}
+	return cs
 }
 
 // closest returns the candidate nearest to key, or "" when none is close
@@ -200,12 +237,17 @@ func suggestUncached(key, version string, scopes []string) string {
 // log.retention.check.interval.ms, emit.heartbeats →
 // emit.heartbeats.enabled) counts as close.
 func closest(key string, candidates []string) string {
+	return closestIn(key, newCandidates(candidates))
+}
+
+// closestIn is closest over prepared candidates.
+func closestIn(key string, candidates []candidate) string {
 	norm := normalizeKey(key)
 	best, bestDist, tie := "", maxDistance(norm)+1, false
 	var completions []string
 	var rows [2][]int
-	for _, c := range slices.Compact(slices.Sorted(slices.Values(candidates))) {
-		nc := normalizeKey(c)
+	for _, cand := range candidates {
+		c, nc := cand.key, cand.norm
 		if rest, ok := strings.CutPrefix(nc, norm+"."); ok && !strings.Contains(rest, ".") {
 			completions = append(completions, c)
 		}

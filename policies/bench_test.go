@@ -3,9 +3,11 @@ package policies
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -232,5 +234,33 @@ func BenchmarkEvaluateEmpty(b *testing.B) {
 		if len(findings) > 0 {
 			b.Fatalf("an empty cluster has findings: %v", findings)
 		}
+	}
+}
+
+// BenchmarkInputKeys converts one node of n keys (n and 2n below the
+// loader's limit of keys per file): time and B/op grow with n.
+func BenchmarkInputKeys(b *testing.B) {
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{20_000, 40_000} {
+		var src strings.Builder
+		src.WriteString("process.roles=broker\nnode.id=1\n")
+		for i := range n {
+			fmt.Fprintf(&src, "k%d=v%d\n", i, i)
+		}
+		res, err := loader.LoadSources([]loader.Source{{Name: "server.properties", Data: []byte(src.String())}}, loader.Options{DefaultKeys: engine.DefaultKeys()})
+		if err != nil || len(res.Clusters) != 1 {
+			b.Fatalf("load: %v, %+v", err, res)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := toValue(res.Clusters[0]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

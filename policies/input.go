@@ -43,7 +43,25 @@ func toValue(x any) (ast.Value, error) {
 	for v.Kind() == reflect.Pointer && !v.IsNil() {
 		v = reflect.ValueOf(v.Elem().Interface())
 	}
-	return valueOf(v)
+	c := converter{}
+	return c.valueOf(v)
+}
+
+// converter holds what one conversion shares between slices that alias
+// one array. The loader gives each later occurrence of a repeated key
+// the list of the earlier ones as a prefix of one growing array (see
+// parseProperties): their elements are converted once and each
+// prefix's array reuses those terms, so a key written k times costs k
+// terms (plus k² hash slots), not k² terms.
+type converter struct {
+	shared map[sliceID][]*ast.Term
+}
+
+// sliceID names a slice's backing array: two slices with the same first
+// element address and element type hold the same elements.
+type sliceID struct {
+	data uintptr
+	elem reflect.Type
 }
 
 var (
@@ -99,7 +117,7 @@ func viaJSON(v reflect.Value) (ast.Value, error) {
 	return ast.ValueFromReader(bytes.NewReader(b))
 }
 
-func valueOf(v reflect.Value) (ast.Value, error) {
+func (c *converter) valueOf(v reflect.Value) (ast.Value, error) {
 	if !v.IsValid() {
 		return ast.NullValue, nil
 	}
@@ -115,7 +133,7 @@ func valueOf(v reflect.Value) (ast.Value, error) {
 		if v.IsNil() {
 			return ast.NullValue, nil
 		}
-		return valueOf(v.Elem())
+		return c.valueOf(v.Elem())
 	case reflect.Bool:
 		return ast.InternedValue(v.Bool()), nil
 	case reflect.String:
@@ -143,24 +161,24 @@ func valueOf(v reflect.Value) (ast.Value, error) {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return viaJSON(v) // []byte is base64 text
 		}
-		return arrayOf(v)
+		return c.sliceOf(v)
 	case reflect.Array:
-		return arrayOf(v)
+		return c.arrayOf(v)
 	case reflect.Map:
 		if v.IsNil() {
 			return ast.NullValue, nil
 		}
-		return mapOf(v)
+		return c.mapOf(v)
 	case reflect.Struct:
-		return structOf(v)
+		return c.structOf(v)
 	}
 	return nil, fmt.Errorf("ast: interface conversion: unsupported type %s", t)
 }
 
-func arrayOf(v reflect.Value) (ast.Value, error) {
+func (c *converter) arrayOf(v reflect.Value) (ast.Value, error) {
 	terms := make([]*ast.Term, v.Len())
 	for i := range terms {
-		e, err := valueOf(v.Index(i))
+		e, err := c.valueOf(v.Index(i))
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +187,34 @@ func arrayOf(v reflect.Value) (ast.Value, error) {
 	return ast.NewArray(terms...), nil
 }
 
-func mapOf(v reflect.Value) (ast.Value, error) {
+// sliceOf converts a non-nil slice, reusing the terms of an earlier slice
+// of the same backing array.
+func (c *converter) sliceOf(v reflect.Value) (ast.Value, error) {
+	n := v.Len()
+	if n == 0 || v.Type().Elem().Size() == 0 {
+		return c.arrayOf(v)
+	}
+	id := sliceID{v.Pointer(), v.Type().Elem()}
+	terms := c.shared[id]
+	for i := len(terms); i < n; i++ {
+		e, err := c.valueOf(v.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		terms = append(terms, ast.NewTerm(e))
+	}
+	if c.shared == nil {
+		c.shared = map[sliceID][]*ast.Term{}
+	}
+	if len(terms) > len(c.shared[id]) {
+		c.shared[id] = terms
+	}
+	// The full slice expression makes an Append on this array copy
+	// instead of writing into the terms a longer prefix uses.
+	return ast.NewArray(terms[:n:n]...), nil
+}
+
+func (c *converter) mapOf(v reflect.Value) (ast.Value, error) {
 	kt := v.Type().Key()
 	if kt.Kind() != reflect.String || isSpecial(kt) {
 		switch kt.Kind() {
@@ -204,7 +249,7 @@ func mapOf(v reflect.Value) (ast.Value, error) {
 	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
 	obj := ast.NewObjectWithCapacity(len(items))
 	for _, item := range items {
-		val, err := valueOf(item.val)
+		val, err := c.valueOf(item.val)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +258,7 @@ func mapOf(v reflect.Value) (ast.Value, error) {
 	return obj, nil
 }
 
-func structOf(v reflect.Value) (ast.Value, error) {
+func (c *converter) structOf(v reflect.Value) (ast.Value, error) {
 	fields := fieldsOf(v.Type())
 	obj := ast.NewObjectWithCapacity(len(fields))
 	for _, f := range fields {
@@ -229,7 +274,7 @@ func structOf(v reflect.Value) (ast.Value, error) {
 		if f.quoted {
 			val, err = viaJSONField(fv)
 		} else {
-			val, err = valueOf(fv)
+			val, err = c.valueOf(fv)
 		}
 		if err != nil {
 			return nil, err

@@ -354,3 +354,39 @@ func TestInputFollowsEncodingJSON(t *testing.T) {
 func (e *Engine) prepare(ctx context.Context, query string) (rego.PreparedEvalQuery, error) {
 	return rego.New(rego.Compiler(e.compiler), rego.Store(e.store), rego.Query(query)).PrepareForEval(ctx)
 }
+
+// TestInputSharesRepeatedKeyLists: the earlier occurrences of a repeated
+// key are prefixes of one array in the model; converted, each is still
+// the value InterfaceToValue gives, an Append to one of them leaves the
+// others alone, and the terms are converted once (a key written k times
+// costs k location terms, not k²/2).
+func TestInputSharesRepeatedKeyLists(t *testing.T) {
+	src := "process.roles=broker\nnode.id=1\n" + strings.Repeat("a=1\nb=2\n", loader.MaxKeyRepeats)
+	res, err := loader.LoadSources([]loader.Source{{Name: "server.properties", Data: []byte(src)}}, loader.Options{})
+	if err != nil || len(res.Clusters) != 1 {
+		t.Fatalf("load: %v %+v", err, res)
+	}
+	c := res.Clusters[0]
+	sameValue(t, "repeated keys", c)
+
+	v, err := toValue(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dups := v.(ast.Object).Get(ast.StringTerm("files")).Value.(*ast.Array).Elem(0).Value.(ast.Object).Get(ast.StringTerm("duplicates")).Value.(*ast.Array)
+	if dups.Len() != 2*(loader.MaxKeyRepeats-1) {
+		t.Fatalf("%d duplicates", dups.Len())
+	}
+	previous := func(i int) *ast.Array {
+		return dups.Elem(i).Value.(ast.Object).Get(ast.StringTerm("previous")).Value.(*ast.Array)
+	}
+	last := previous(dups.Len() - 1)
+	first := previous(dups.Len() - 3) // the same key, one occurrence earlier
+	if first.Len() != last.Len()-1 || first.Elem(0) != last.Elem(0) {
+		t.Errorf("previous lists of one key do not share their terms: %v / %v", first, last)
+	}
+	grown := first.Append(ast.StringTerm("x"))
+	if grown.Len() != first.Len()+1 || last.Elem(first.Len()).Equal(ast.StringTerm("x")) {
+		t.Errorf("Append on one previous list changed another: %v", last)
+	}
+}

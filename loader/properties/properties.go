@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -65,22 +64,65 @@ func (f *File) Last() map[string]Entry {
 	return m
 }
 
+// Limits on one file's content (see loader/limits.go, which lists every
+// limit, and docs/model.md "Limits"). Past one of them the file is an
+// error, never a partial read: a file cut short would make keys it sets
+// further down look unset.
+const (
+	// MaxEntries is the number of key lines (duplicates included) of one
+	// file. Real server configs hold a few hundred.
+	MaxEntries = 50_000
+	// MaxLineBytes is the length of one logical line (continuations
+	// joined), before unescaping.
+	MaxLineBytes = 1 << 20
+)
+
 // Parse reads data. Bytes that are not UTF-8 are decoded as ISO-8859-1, as
 // Java's Properties.load(InputStream) does. A NUL byte means the file is not
-// text and is an error.
+// text and is an error. Time and memory are linear in len(data).
 func Parse(data []byte) (*File, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, &Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Msg: "file contains a NUL byte; not a text properties file"}
 	}
 	text := decode(data)
-	f, err := scan(text)
+	f, empty, err := scan(text)
 	if err != nil {
 		return nil, err
 	}
-	if err := crossCheck(text, f); err != nil {
-		return nil, err
+	if needsReference(text) {
+		if err := crossCheck(text, f, empty); err != nil {
+			return nil, err
+		}
 	}
 	return f, nil
+}
+
+// needsReference reports whether this package's scanner and
+// magiconair/properties could read text differently, so that magiconair
+// must confirm the result. Without a backslash there are no escapes and no
+// continuations, and without a lone '\r' (which both Java and magiconair
+// take for a line end, the scanner only as part of "\r\n") both split the
+// same lines at the same delimiters; the encoding plays no part, since
+// both read the text decode produced. The empty key is the one other
+// difference (magiconair refuses it) and crossCheck handles it. A text
+// that still starts with a byte order mark (the file had two) goes to
+// magiconair too, which drops it where the scanner keeps it.
+// FuzzScannerMatchesMagiconair checks this claim.
+func needsReference(text string) bool {
+	if strings.IndexByte(text, '\\') >= 0 || strings.HasPrefix(text, "\ufeff") {
+		return true
+	}
+	for i := strings.IndexByte(text, '\r'); i >= 0; {
+		if i+1 >= len(text) || text[i+1] != '\n' {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 func decode(data []byte) string {
@@ -88,87 +130,219 @@ func decode(data []byte) string {
 	if utf8.Valid(data) {
 		return string(data)
 	}
-	r := make([]rune, len(data))
-	for i, b := range data {
-		r[i] = rune(b)
+	// ISO-8859-1: every byte is the code point of the same value, at most
+	// two bytes in UTF-8.
+	out := make([]byte, 0, len(data)+len(data)/2)
+	for _, b := range data {
+		out = utf8.AppendRune(out, rune(b))
 	}
-	return string(r)
+	return string(out)
 }
 
 var lineErrRE = regexp.MustCompile(`^properties: Line (\d+): (.*)$`)
 
 // crossCheck lets magiconair/properties validate the file (escapes and the
-// like) and confirms that both readers agree on every key's final value.
-func crossCheck(text string, f *File) error {
+// like) and confirms that both readers find the same keys with the same
+// final values. empty holds the byte spans of the entries with an empty
+// key, which Java accepts and magiconair refuses: they are blanked (their
+// line breaks kept, so line numbers stay) before magiconair reads the text.
+func crossCheck(text string, f *File, empty []span) error {
+	// magiconair ends a line at '\r' and then at '\n', so after a
+	// continuation backslash it takes the '\n' of "\r\n" for the end of
+	// the logical line; Java (and the scanner) skip it. Giving it "\n"
+	// alone changes nothing else: it counts lines by '\n'.
+	text = strings.ReplaceAll(blank(text, empty), "\r\n", "\n")
 	l := &mprops.Loader{Encoding: mprops.UTF8, DisableExpansion: true}
 	p, err := l.LoadBytes([]byte(text))
 	if err != nil {
 		msg := err.Error()
+		line := 1
 		if m := lineErrRE.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			return &Error{Line: n, Msg: m[2]}
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
 		}
-		return &Error{Line: 1, Msg: strings.TrimPrefix(msg, "properties: ")}
+		return &Error{Line: line, Msg: referenceMessage(strings.TrimPrefix(msg, "properties: "))}
 	}
+	// Both must find the same keys in the same order of first occurrence
+	// (the order the loader keeps), each with the same final value. A
+	// lone '\r' in a comment, for one, hides a line from the scanner
+	// that magiconair (and Java) read.
 	last := f.Last()
-	keys := make([]string, 0, len(last))
-	for k := range last {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		e := last[k]
-		v, ok := p.Get(k)
-		if !ok || v != e.Value {
-			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %q consistently", k)}
+	seen := make(map[string]bool, len(last))
+	ref := p.Keys()
+	n := 0
+	for _, e := range f.Entries {
+		if e.Key == "" || seen[e.Key] {
+			continue
 		}
+		seen[e.Key] = true
+		v, ok := p.Get(e.Key)
+		if !ok || n >= len(ref) || ref[n] != e.Key || v != last[e.Key].Value {
+			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(e.Key))}
+		}
+		n++
+	}
+	if n < len(ref) {
+		return &Error{Line: 1, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(ref[n]))}
 	}
 	return nil
 }
 
-// scan implements java.util.Properties.load's logical-line rules.
-func scan(text string) (*File, error) {
-	lines := strings.Split(text, "\n")
+// blank empties the given spans of text, keeping their line breaks.
+func blank(text string, spans []span) string {
+	if len(spans) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, s := range spans {
+		b.WriteString(text[at:s.start])
+		b.WriteString(strings.Repeat("\n", strings.Count(text[s.start:s.end], "\n")))
+		at = s.end
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}
+
+// referenceMessage keeps magiconair's own error texts ("invalid unicode
+// literal", "premature EOF") and replaces any that could quote the file:
+// its parser quotes the unexpected token, which is a value (a secret, for
+// a line such as ":hunter2" that it reads as a value without a key).
+func referenceMessage(msg string) string {
+	switch msg {
+	case "invalid unicode literal", "premature EOF":
+		return msg
+	}
+	return "text that Java's Properties and this reader would read differently"
+}
+
+// Quote quotes a key (never a value) or a list entry for a message, cut
+// to 64 bytes and "…": a key is no secret, but it can be as long as a
+// line.
+func Quote(k string) string {
+	const limit = 64
+	if len(k) > limit {
+		cut := limit
+		for cut > 0 && !utf8.RuneStart(k[cut]) {
+			cut--
+		}
+		return strconv.Quote(k[:cut]) + "…"
+	}
+	return strconv.Quote(k)
+}
+
+// span is a byte range of the text.
+type span struct{ start, end int }
+
+// lines yields the physical lines of a text as strings.Split(text, "\n")
+// would, without building the slice, with the line's trailing '\r'
+// removed and its byte offset.
+type lines struct {
+	text  string
+	pos   int // offset of the next line; len(text)+1 once done
+	n     int // number of the line last returned (1-based)
+	start int // offset of the line last returned
+}
+
+func (r *lines) next() (string, bool) {
+	if r.pos > len(r.text) {
+		return "", false
+	}
+	r.start = r.pos
+	rest := r.text[r.pos:]
+	line := rest
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		line = rest[:i]
+		r.pos += i + 1
+	} else {
+		r.pos = len(r.text) + 1
+	}
+	r.n++
+	return strings.TrimSuffix(line, "\r"), true
+}
+
+// end is the offset just past the line last returned (its '\n' excluded).
+func (r *lines) end() int {
+	return min(r.pos, len(r.text)+1) - 1
+}
+
+const whitespace = " \t\f"
+
+// scan implements java.util.Properties.load's logical-line rules in one
+// pass: a logical line is a slice of the text unless it continues, and
+// then it is built once, piece by piece. It also returns the spans of the
+// entries whose key is empty (see crossCheck).
+func scan(text string) (*File, []span, error) {
 	f := &File{}
 	var pending []string
-	for i := 0; i < len(lines); i++ {
-		raw := strings.TrimSuffix(lines[i], "\r")
-		trimmed := strings.TrimLeft(raw, " \t\f")
+	var empty []span
+	var b strings.Builder
+	r := &lines{text: text}
+	for {
+		raw, ok := r.next()
+		if !ok {
+			break
+		}
+		trimmed := strings.TrimLeft(raw, whitespace)
 		if trimmed == "" {
 			pending = nil
 			continue
 		}
 		if trimmed[0] == '#' || trimmed[0] == '!' {
-			c := Comment{Text: trimmed[1:], Line: i + 1}
+			c := Comment{Text: trimmed[1:], Line: r.n}
 			f.Comments = append(f.Comments, c)
 			pending = append(pending, c.Text)
 			continue
 		}
-		start := i
-		col := len(raw) - len(trimmed) + 1
-		// Join continuation lines: a line ending in an odd number of
-		// backslashes continues on the next line, whose leading whitespace
-		// is dropped.
-		logical := trimmed
-		for endsWithContinuation(logical) && i+1 < len(lines) {
-			i++
-			next := strings.TrimLeft(strings.TrimSuffix(lines[i], "\r"), " \t\f")
-			logical = logical[:len(logical)-1] + next
+		start, startOffset := r.n, r.start
+		if len(f.Entries) == MaxEntries {
+			return nil, nil, &Error{Line: start, Msg: fmt.Sprintf("more than %d keys in one file (the limit of keys per file)", MaxEntries)}
 		}
-		if endsWithContinuation(logical) {
-			logical = logical[:len(logical)-1]
+		col := len(raw) - len(trimmed) + 1
+		logical := trimmed
+		if endsWithContinuation(trimmed) {
+			// A line ending in an odd number of backslashes continues on
+			// the next line, whose leading whitespace is dropped. The
+			// piece written so far ends in an even run of backslashes, so
+			// whether the joined line continues depends on the new piece
+			// alone.
+			b.Reset()
+			piece := trimmed
+			for {
+				b.WriteString(piece[:len(piece)-1])
+				if b.Len() > MaxLineBytes {
+					break
+				}
+				next, ok := r.next()
+				if !ok {
+					break
+				}
+				piece = strings.TrimLeft(next, whitespace)
+				if !endsWithContinuation(piece) {
+					b.WriteString(piece)
+					break
+				}
+			}
+			logical = b.String()
+		}
+		if len(logical) > MaxLineBytes {
+			return nil, nil, &Error{Line: start, Msg: fmt.Sprintf("logical line longer than %d bytes (the limit of one line)", MaxLineBytes)}
 		}
 		key, value, err := splitKeyValue(logical)
 		if err != nil {
-			return nil, &Error{Line: start + 1, Msg: err.Error()}
+			return nil, nil, &Error{Line: start, Msg: err.Error()}
+		}
+		if key == "" {
+			empty = append(empty, span{startOffset, r.end()})
 		}
 		f.Entries = append(f.Entries, Entry{
-			Key: key, Value: value, Line: start + 1, Column: utf8.RuneCountInString(raw[:col-1]) + 1,
-			EndLine: i + 1, Comments: pending,
+			Key: key, Value: value, Line: start, Column: utf8.RuneCountInString(raw[:col-1]) + 1,
+			EndLine: r.n, Comments: pending,
 		})
 		pending = nil
 	}
-	return f, nil
+	return f, empty, nil
 }
 
 func endsWithContinuation(s string) bool {
@@ -180,7 +354,8 @@ func endsWithContinuation(s string) bool {
 }
 
 // splitKeyValue splits a logical line at the first unescaped '=', ':' or
-// whitespace, then unescapes both halves.
+// whitespace, then unescapes both halves. A line that starts with '=' or
+// ':' has the empty key, as in Java.
 func splitKeyValue(s string) (key, value string, err error) {
 	end := len(s)
 	for i := 0; i < len(s); i++ {
@@ -196,9 +371,9 @@ func splitKeyValue(s string) (key, value string, err error) {
 	}
 	rawKey := s[:end]
 	rest := s[end:]
-	rest = strings.TrimLeft(rest, " \t\f")
+	rest = strings.TrimLeft(rest, whitespace)
 	if rest != "" && (rest[0] == '=' || rest[0] == ':') {
-		rest = strings.TrimLeft(rest[1:], " \t\f")
+		rest = strings.TrimLeft(rest[1:], whitespace)
 	}
 	if key, err = unescape(rawKey); err != nil {
 		return "", "", err
@@ -216,6 +391,7 @@ func unescape(s string) (string, error) {
 		return s, nil
 	}
 	var b strings.Builder
+	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' || i+1 >= len(s) {

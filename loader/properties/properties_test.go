@@ -1,10 +1,15 @@
 package properties
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	mprops "github.com/magiconair/properties"
 )
 
 func TestParsePositionsAndValues(t *testing.T) {
@@ -95,9 +100,9 @@ func TestLatin1Fallback(t *testing.T) {
 }
 
 // FuzzParse checks that no input panics and that every parsed entry is
-// positioned inside the input. Seeds live in testdata/fuzz/FuzzParse.
+// positioned inside the input. The seeds include the hostile shapes.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"a=1\n", "a\\\n b\n", "x=\\u00e9", "#c\n!d\ne:f", "k=${env:X}\n", "\\", "=\n:\n"} {
+	for _, s := range append(hostileSeeds(), "a=1\n", "a\\\n b\n", "x=\\u00e9", "#c\n!d\ne:f", "k=${env:X}\n", "\\", "=\n:\n") {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -117,4 +122,165 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEmptyKey: a line that starts with '=' or ':' has the key "", as in
+// Java's Properties, whichever reader path the file takes (a backslash
+// elsewhere makes magiconair check the file; it refuses the empty key,
+// so those lines are left out of its check).
+func TestEmptyKey(t *testing.T) {
+	type kv struct {
+		Key, Value        string
+		Line, Column, End int
+	}
+	tests := []struct {
+		name, src string
+		want      []kv
+	}{
+		{"plain", "=hunter2\n  : pw2\nb=1\n", []kv{{"", "hunter2", 1, 1, 1}, {"", "pw2", 2, 3, 2}, {"b", "1", 3, 1, 3}}},
+		{"with escapes elsewhere", "=hunter2\nc=x\\ty\n", []kv{{"", "hunter2", 1, 1, 1}, {"c", "x\ty", 2, 1, 2}}},
+		{"continued", "a=1\n=hun\\\n   ter2\nc=\\u0041\n", []kv{{"a", "1", 1, 1, 1}, {"", "hunter2", 2, 1, 3}, {"c", "A", 4, 1, 4}}},
+		{"CRLF", "=hunter2\r\nc=x\\\r\n  y\r\n", []kv{{"", "hunter2", 1, 1, 1}, {"c", "xy", 2, 1, 3}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Parse([]byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []kv
+			for _, e := range f.Entries {
+				got = append(got, kv{e.Key, e.Value, e.Line, e.Column, e.EndLine})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("entries mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseErrorsNeverQuoteValues: no parse error shows a value, however
+// the reader fails (magiconair's own parser quotes the token it did not
+// expect).
+func TestParseErrorsNeverQuoteValues(t *testing.T) {
+	for _, src := range []string{
+		"a=1\r:hunter2\n",        // lone CR: magiconair reads a value without a key
+		"a=1\r=hunter2\\t\n",     // the same, on its checked path
+		"a=hunter2\\u12\n",       // short escape
+		"a=x\rb=hunter2\n",       // readers disagree on a's value
+		"pw=hunter2\\\n\\u004\n", // bad escape on a continuation line
+		"a\\\n=hunter2\n",        // continuation inside a key
+	} {
+		_, err := Parse([]byte(src))
+		if err == nil {
+			t.Errorf("Parse(%q) = nil error, want one", src)
+			continue
+		}
+		if strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("Parse(%q) error %q quotes the value", src, err)
+		}
+	}
+}
+
+// TestNeedsReference: the cases in which magiconair must confirm the
+// scanner's reading.
+func TestNeedsReference(t *testing.T) {
+	for src, want := range map[string]bool{
+		"a=1\nb=2\n":     false,
+		"a=1\r\nb=2\r\n": false,
+		"a=caf\u00e9\n":  false,
+		"=x\n":           false,
+		"a=\\t\n":        true,
+		"a=1\rb=2\n":     true,
+		"a=1\r\nb=2\r":   true,
+		"a=1\r\r\n":      true,
+	} {
+		if got := needsReference(src); got != want {
+			t.Errorf("needsReference(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// hostileSeeds are small versions of the inputs that once made the
+// parser quadratic or ran it out of memory, and of the empty key.
+func hostileSeeds() []string {
+	return []string{
+		continued(40),
+		manyKeys(40),
+		"x=" + strings.Repeat("a", 600) + "\n",
+		"controller.quorum.voters=" + strings.Repeat("1@h:9093,", 40) + "\n",
+		strings.Repeat("a=1\n", 25), // a key repeated past the loader's limit
+		"=hunter2\n", ":x\n  =y\\\n z\n",
+		"a=1\r:hunter2\n", "a\\\r\n b=1\r\n",
+	}
+}
+
+// reference reads text with magiconair/properties, as crossCheck does.
+func reference(text string) (*mprops.Properties, error) {
+	l := &mprops.Loader{Encoding: mprops.UTF8, DisableExpansion: true}
+	return l.LoadBytes([]byte(text))
+}
+
+// FuzzScannerMatchesMagiconair holds the reader to magiconair/properties
+// on arbitrary input: where needsReference says the scanner alone is
+// enough, magiconair reads the same keys (in order of first occurrence,
+// which is the order the loader keeps) with the same final values; where
+// it is not, Parse either fails or agrees with magiconair just as well.
+// The empty key, which Java accepts and magiconair refuses, is left out of
+// the comparison (blanked for magiconair, as crossCheck does).
+func FuzzScannerMatchesMagiconair(f *testing.F) {
+	for _, s := range append(hostileSeeds(), "a=1\n", "a b\n", "#c\nk:v\n", "a=caf\xe9\n", "\xef\xbb\xbfa=1\r\n") {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := matchesMagiconair(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// matchesMagiconair is FuzzScannerMatchesMagiconair's property.
+func matchesMagiconair(data []byte) error {
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil
+	}
+	text := decode(data)
+	sf, empty, err := scan(text)
+	if err != nil {
+		if !needsReference(text) && !strings.Contains(err.Error(), "(the limit of") {
+			return fmt.Errorf("scanner refused %q: %w", text, err)
+		}
+		return nil
+	}
+	ref := blank(text, empty)
+	if needsReference(text) {
+		if _, err := Parse(data); err != nil {
+			return nil
+		}
+		ref = strings.ReplaceAll(ref, "\r\n", "\n") // as crossCheck does
+	}
+	p, err := reference(ref)
+	if err != nil {
+		return fmt.Errorf("magiconair refused %q, which Parse accepts: %w", text, err)
+	}
+	var keys []string
+	last := map[string]string{}
+	for _, e := range sf.Entries {
+		if e.Key == "" {
+			continue
+		}
+		if _, ok := last[e.Key]; !ok {
+			keys = append(keys, e.Key)
+		}
+		last[e.Key] = e.Value
+	}
+	if diff := cmp.Diff(keys, p.Keys(), cmpopts.EquateEmpty()); diff != "" {
+		return fmt.Errorf("keys of %q differ (-scanner +magiconair):\n%s", text, diff)
+	}
+	for _, k := range keys {
+		if v, _ := p.Get(k); v != last[k] {
+			return fmt.Errorf("value of %q in %q: scanner %q, magiconair %q", k, text, last[k], v)
+		}
+	}
+	return nil
 }

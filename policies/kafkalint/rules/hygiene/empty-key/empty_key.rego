@@ -1,0 +1,42 @@
+# METADATA
+# title: Line with an empty key
+# description: |
+#   A properties line that starts with '=' or ':' (say "=changeit", left
+#   over when a key name was deleted) is read by Java's Properties as the
+#   key "" with the rest of the line as its value. Nothing in Kafka reads
+#   that key, so the value a reviewer sees next to the line never takes
+#   effect, and the key it was meant for keeps its default.
+# related_resources:
+#   - description: Java docs, java.util.Properties.load
+#     ref: https://docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/Properties.html#load(java.io.Reader)
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: KFK9008
+#   severity: warning
+#   scope: all
+#   applies_to: [broker, controller, producer, consumer, admin, client, topic, mirrormaker, meta]
+#   keys: []
+#   since: unreleased
+package kafkalint.rules.hygiene["empty-key"]
+
+import data.kafkalint.lib.result
+
+# The value is never printed: such a line is often a password whose key
+# name was lost. A placeholder value does not matter, the key is the
+# mistake.
+report contains result.fail(s, _message(s)) if {
+	some unit in _units
+	s := unit.settings[""]
+	s.source == "explicit"
+}
+
+_units := array.concat(
+	array.concat(array.concat(input.nodes, input.clients), array.concat(input.mirror_makers, input.topics)),
+	input.meta,
+)
+
+_message(s) := sprintf(
+	"line %v has an empty key (it starts with '=' or ':'): Java's Properties reads it as the key \"\" with the rest of the line as its value, which nothing in Kafka reads, so the setting the line was meant for keeps its default; put the key name back, or delete the line",
+	[s.location.line],
+)
