@@ -39,7 +39,7 @@ type baselineFile struct {
 type baselineEntry struct {
 	Rule string `json:"rule"`
 	// Slug is informative, for readers of the file.
-	Slug      string `json:"slug,omitempty"`
+	Slug string `json:"slug,omitempty"`
 	File string `json:"file"`
 	Key  string `json:"key"`
 	// ValueHash is empty for a sensitive setting's finding.
