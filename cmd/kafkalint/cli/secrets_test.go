@@ -184,3 +184,34 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluationErrorNeverQuotesSecrets: an evaluation error becomes an
+// errors[] entry, and it may quote a value (a custom rule whose finding's
+// location is a setting's text): a secret is redacted there too.
+func TestEvaluationErrorNeverQuotesSecrets(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, "prod/server.properties", "process.roles=broker\nnode.id=1\nssl.keystore.password=MARK-ERR-1\n")
+	writeFile(t, "policy/bad.rego", `# METADATA
+# title: Malformed finding
+# description: Its location is a setting's raw text.
+# schemas:
+#   - input: schema.cluster
+# custom:
+#   id: ACME101
+#   severity: warning
+#   scope: all
+package custom.test["bad"]
+
+report contains {"message": "m", "key": s.key, "location": s.raw, "related": []} if {
+	some node in input.nodes
+	s := node.settings["ssl.keystore.password"]
+}
+`)
+	code, rep := lintJSON(t, "--policy", "policy", "prod")
+	if code != ExitError || len(rep.Errors) != 1 {
+		t.Fatalf("exit %d, errors %+v: want the cluster's evaluation error", code, rep.Errors)
+	}
+	if msg := rep.Errors[0].Message; strings.Contains(msg, "MARK-ERR-1") || !strings.Contains(msg, "unexpected value (sensitive)") {
+		t.Errorf("error message %q: want the value redacted", msg)
+	}
+}
