@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,11 @@ import (
 
 // Redacted stands for a value that is never printed.
 const Redacted = "(sensitive)"
+
+// jaasSecretOption is a JAAS option carrying a secret, as the inline-secret
+// rule reads it: password, clientSecret (OAuth), or the PlainLoginModule's
+// user_<name> entries, with a quoted or bare value.
+var jaasSecretOption = regexp.MustCompile(`(?i)\b(password|clientsecret|client_secret|user_[A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s;"']+))`)
 
 // IsSecretKey reports a key that holds a secret: of catalog type password,
 // or named like one — (^|\.)(password|sasl\.jaas\.config)$, \.secret$ or
@@ -112,6 +118,12 @@ func (s *Setting) SecretForms() []string {
 	if list, ok := s.Value.([]string); ok {
 		for _, e := range list {
 			add(e)
+		}
+	}
+	if strings.HasSuffix(s.Key, "sasl.jaas.config") {
+		// A rule may quote one option of a JAAS configuration.
+		for _, m := range jaasSecretOption.FindAllStringSubmatch(s.Raw, -1) {
+			add(m[2] + m[3] + m[4])
 		}
 	}
 	// Longest first: a form inside another is replaced after it.

@@ -72,7 +72,7 @@ resource "aws_msk_configuration" "c" {
 	if len(secret) != len(want) {
 		t.Errorf("sensitive settings %v, want only %v", secret, want)
 	}
-	quoted := false // an invalid reason quoting the value (an uncatalogued release)
+	quoted := false // an invalid reason quoting the value (a release the catalog does not cover exactly)
 	for _, s := range all {
 		quoted = quoted || strings.Contains(s.Invalid, `"k4"`)
 	}

@@ -188,6 +188,9 @@ func wordChar(c byte) bool {
 
 // redactFindings rewrites the messages of the findings of cluster c.
 func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
+	if len(fs) == 0 {
+		return fs
+	}
 	r := newRedactor(c)
 	if r == nil {
 		return fs

@@ -91,6 +91,7 @@ func TestRedactor(t *testing.T) {
 		"multi":            {Key: "multi", Raw: "line one\nline two"},
 		"long":             {Key: "long", Raw: strings.Repeat("é", MaxQuoted+5)},
 		"short":            {Key: "short", Raw: "fine"},
+		"sasl.jaas.config": {Key: "sasl.jaas.config", Raw: `PlainLoginModule required username="alice" password="al1ce-pw" user_bob='b0b';`, Sensitive: true},
 	}}}}
 	r := newRedactor(c)
 	for _, tc := range []struct{ in, want string }{
@@ -104,6 +105,8 @@ func TestRedactor(t *testing.T) {
 		{"x=line one\nline two!", "x=line one…!"},
 		{"long=" + strings.Repeat("é", MaxQuoted+5), "long=" + strings.Repeat("é", MaxQuoted) + "…"},
 		{"short=fine", "short=fine"},
+		// One option of a JAAS configuration.
+		{`its password="al1ce-pw" and user_bob=b0b`, `its password="(sensitive)" and user_bob=(sensitive)`},
 	} {
 		if got := r.replace(tc.in); got != tc.want {
 			t.Errorf("replace(%q) = %q, want %q", tc.in, got, tc.want)
@@ -128,4 +131,17 @@ func TestRedactorLinear(t *testing.T) {
 	if got != want {
 		t.Errorf("replace = %.300q…, want %q", got, want)
 	}
+}
+
+// BenchmarkRedact is the cost of collecting what a cluster's messages must
+// not quote (once per evaluated cluster), over the bulk tree of
+// BenchmarkEvaluate: compare its ns/op with Evaluate's.
+func BenchmarkRedact(b *testing.B) {
+	clusters := benchClusters(b)
+	for b.Loop() {
+		for _, c := range clusters {
+			newRedactor(c)
+		}
+	}
+	b.ReportMetric(float64(len(clusters)*b.N)/b.Elapsed().Seconds(), "clusters/s")
 }
