@@ -27,6 +27,14 @@ ssl.keystore.key=MARK-PROPS-4
 sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="app" password="MARK-CLIENT-1";
 basic.auth.user.info=app:MARK-CLIENT-2
 `)
+	writeFile(t, "prod/mm2/mm2.properties", `clusters=a,b
+a.bootstrap.servers=a:9092
+b.bootstrap.servers=b:9092
+a->b.enabled=true
+a.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="mm" password="MARK-MM-1";
+a->b.ssl.key.password=MARK-MM-2
+b.ssl.truststore.password=MARK-MM-3
+`)
 	writeFile(t, "prod/tf/main.tf", `variable "retention" {
   type      = string
   sensitive = true
@@ -106,6 +114,7 @@ extraEnvVars:
 		"MARK-PROPS-1", "MARK-PROPS-2", "MARK-PROPS-3", "MARK-PROPS-4", "MARK-CLIENT-1", "MARK-CLIENT-2",
 		"MARK-TF-1", "MARK-TF-2", "MARK-TF-3", "MARK-STRIMZI-1", "MARK-STRIMZI-2",
 		"MARK-HELM-1", "MARK-HELM-2", "MARK-HELM-3", "MARK-COMPOSE-1", "MARK-COMPOSE-2",
+		"MARK-MM-1", "MARK-MM-2", "MARK-MM-3",
 	}
 }
 
@@ -126,7 +135,7 @@ package custom.test["leak"]
 import data.kafkalint.lib.result
 
 report contains result.fail(s, _message(s)) if {
-	some unit in array.concat(array.concat(input.nodes, input.clients), input.topics)
+	some unit in array.concat(array.concat(array.concat(input.nodes, input.clients), input.topics), input.mirror_makers)
 	some s in unit.settings
 	s.source == "explicit"
 }
@@ -134,6 +143,13 @@ report contains result.fail(s, _message(s)) if {
 report contains result.fail(s, _message(s)) if {
 	some node in input.nodes
 	some s in node.ignored_settings
+}
+
+report contains result.fail(s, _message(s)) if {
+	some mm in input.mirror_makers
+	some flow in mm.flows
+	some s in flow.settings
+	s.source == "explicit"
 }
 
 _message(s) := sprintf("%s=%s value=%v invalid=%s", [s.key, s.raw, object.get(s, "value", null), object.get(s, "invalid", "")])
