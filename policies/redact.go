@@ -126,12 +126,15 @@ func (r *redactor) replace(s string) string {
 	}
 	var b strings.Builder
 	done := 0 // s[:done] is written to b
+	// budget bounds the bytes spent comparing long patterns that turn out
+	// not to match (a periodic text can match a head at every period).
+	budget := 8*len(s) + 1<<16
 	for i := 0; i < len(s); {
 		if !r.first[s[i]] {
 			i++
 			continue
 		}
-		p, ok := r.match(s, i)
+		p, ok := r.match(s, i, &budget)
 		if !ok {
 			i++
 			continue
@@ -148,15 +151,27 @@ func (r *redactor) replace(s string) string {
 	return b.String()
 }
 
-// match finds the longest pattern at s[i:].
-func (r *redactor) match(s string, i int) (pattern, bool) {
+// match finds the longest pattern at s[i:]. Once the budget is spent, a
+// long pattern is no longer compared in full: a secret's head then counts
+// as the whole secret, as many bytes as it has (hiding too much is safe),
+// a long value is left as it is.
+func (r *redactor) match(s string, i int, budget *int) (pattern, bool) {
 	for _, n := range r.lengths {
 		if i+n > len(s) {
 			continue
 		}
 		for _, p := range r.heads[s[i:i+n]] {
+			if len(p.old) > n && *budget <= 0 {
+				if end := i + min(len(p.old), len(s)-i); p.word && !joined(s, i, end) {
+					return pattern{old: s[i:end], new: p.new}, true
+				}
+				continue
+			}
 			if strings.HasPrefix(s[i:], p.old) && (!p.word || !joined(s, i, i+len(p.old))) {
 				return p, true
+			}
+			if len(p.old) > n {
+				*budget -= len(p.old)
 			}
 		}
 	}

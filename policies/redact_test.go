@@ -145,3 +145,21 @@ func BenchmarkRedact(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(clusters)*b.N)/b.Elapsed().Seconds(), "clusters/s")
 }
+
+// TestRedactorNearMisses: a text that matches a long value's head at every
+// position but never the whole value (a periodic text, built by a hostile
+// file) is still rewritten in linear time (a quadratic scan of this one
+// takes minutes), and a secret after it is still hidden.
+func TestRedactorNearMisses(t *testing.T) {
+	n := 1 << 20
+	secret := strings.Repeat("s", n)
+	c := &loader.Cluster{Clients: []*loader.Client{{Settings: map[string]*loader.Setting{
+		"long":   {Key: "long", Raw: strings.Repeat("a", n) + "b"},
+		"secret": {Key: "secret", Raw: secret, Sensitive: true},
+	}}}}
+	nearMiss := strings.Repeat("a", n) + "c"
+	got := newRedactor(c).replace(nearMiss + " " + secret + " end")
+	if want := nearMiss + " (sensitive) end"; got != want {
+		t.Errorf("replace = %.100q… (%d bytes, %d of the secret), want %.100q…", got, len(got), strings.Count(got, "s"), want)
+	}
+}
