@@ -95,6 +95,8 @@ extraConfig: |
   ssl.keystore.password=MARK-HELM-1
 overrideConfiguration:
   ssl.truststore.password: MARK-HELM-2
+secretConfig: |
+  num.io.threads=MARK-HELM-4
 extraEnvVars:
   - name: KAFKA_CFG_SSL_KEY_PASSWORD
     value: MARK-HELM-3
@@ -113,7 +115,7 @@ extraEnvVars:
 	return []string{
 		"MARK-PROPS-1", "MARK-PROPS-2", "MARK-PROPS-3", "MARK-PROPS-4", "MARK-CLIENT-1", "MARK-CLIENT-2",
 		"MARK-TF-1", "MARK-TF-2", "MARK-TF-3", "MARK-STRIMZI-1", "MARK-STRIMZI-2",
-		"MARK-HELM-1", "MARK-HELM-2", "MARK-HELM-3", "MARK-COMPOSE-1", "MARK-COMPOSE-2",
+		"MARK-HELM-1", "MARK-HELM-2", "MARK-HELM-3", "MARK-HELM-4", "MARK-COMPOSE-1", "MARK-COMPOSE-2",
 		"MARK-MM-1", "MARK-MM-2", "MARK-MM-3",
 	}
 }
