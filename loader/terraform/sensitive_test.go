@@ -138,3 +138,13 @@ resource "kafka_topic" "t" {
 		}
 	}
 }
+
+// TestSensitiveJSONSyntax: a .tf.json variable with "sensitive": true.
+func TestSensitiveJSONSyntax(t *testing.T) {
+	src := `{"variable": {"pw": {"sensitive": true, "default": "x"}},
+ "resource": {"kafka_topic": {"t": {"name": "t", "replication_factor": 3, "partitions": 3, "config": {"retention.ms": "${var.pw}"}}}}}`
+	res := Load([]File{{Name: "main.tf.json", Data: []byte(src)}}, Options{})
+	if len(res.Topics) != 1 || len(res.Topics[0].Config.Entries) != 1 || !res.Topics[0].Config.Entries[0].Sensitive {
+		t.Errorf("topics %+v: want one sensitive config entry", res.Topics)
+	}
+}
