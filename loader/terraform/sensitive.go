@@ -23,7 +23,12 @@ const sensitiveMark markKind = "sensitive"
 // markSensitive marks v and every value nested in it, so that an element
 // taken out of a sensitive map or list (an iteration unmarks only the
 // collection) stays sensitive.
-func markSensitive(v cty.Value) cty.Value {
+func markSensitive(v cty.Value) (out cty.Value) {
+	defer func() {
+		if recover() != nil { // go-cty on odd input must not stop the linter
+			out = v.Mark(sensitiveMark)
+		}
+	}()
 	out, err := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
 		return v.Mark(sensitiveMark), nil
 	})

@@ -148,3 +148,37 @@ func TestSensitiveJSONSyntax(t *testing.T) {
 		t.Errorf("topics %+v: want one sensitive config entry", res.Topics)
 	}
 }
+
+
+// TestSensitiveSet: a sensitive set (whose elements cty cannot mark one by
+// one) and a sensitive null are marked without failing.
+func TestSensitiveSet(t *testing.T) {
+	src := `variable "s" {
+  type      = set(string)
+  sensitive = true
+  default   = ["a", "b"]
+}
+variable "n" {
+  sensitive = true
+  default   = null
+}
+resource "kafka_topic" "t" {
+  for_each           = var.s
+  name               = each.key
+  replication_factor = 3
+  partitions         = 3
+  config             = { "retention.ms" = join(",", var.s), "x" = var.n }
+}
+`
+	res := Load([]File{{Name: "main.tf", Data: []byte(src)}}, Options{})
+	if len(res.Topics) != 2 {
+		t.Fatalf("topics %+v: want 2", res.Topics)
+	}
+	for _, tp := range res.Topics {
+		for _, e := range tp.Config.Entries {
+			if e.Key == "retention.ms" && (!e.Sensitive || e.Value != "a,b") {
+				t.Errorf("%s: %+v, want a,b sensitive", tp.Address, e)
+			}
+		}
+	}
+}
