@@ -149,7 +149,6 @@ func TestSensitiveJSONSyntax(t *testing.T) {
 	}
 }
 
-
 // TestSensitiveSet: a sensitive set (whose elements cty cannot mark one by
 // one) and a sensitive null are marked without failing.
 func TestSensitiveSet(t *testing.T) {
