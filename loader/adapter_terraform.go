@@ -90,7 +90,7 @@ func terraformDocs(res *terraform.Result) []*Doc {
 		}
 		d.Settings, d.Duplicates = tfSettings(b.Properties, origin+" server properties")
 		for _, a := range b.Attributes {
-			d.Platform = append(d.Platform, RawSetting{Key: a.Key, Value: a.Value, Loc: tfLocation(a.Pos), Unknown: a.Unknown, Expr: a.Expr, Origin: b.Source})
+			d.Platform = append(d.Platform, RawSetting{Key: a.Key, Value: a.Value, Loc: tfLocation(a.Pos), Unknown: a.Unknown, Expr: a.Expr, Origin: b.Source, Sensitive: a.Sensitive})
 		}
 		if b.BrokerCount != nil {
 			c := &Count{Value: b.BrokerCount.Value, Text: b.BrokerCount.Text, Source: b.BrokerCount.Source, Loc: tfLocation(b.BrokerCount.Pos)}
@@ -147,7 +147,7 @@ func tfLocation(p terraform.Pos) Location {
 func tfSettings(p terraform.Properties, origin string) ([]RawSetting, []Duplicate) {
 	var settings []RawSetting
 	for _, e := range p.Entries {
-		settings = append(settings, RawSetting{Key: e.Key, Value: e.Value, Loc: tfLocation(e.Pos), Unknown: e.Unknown, Expr: e.Expr, Origin: origin})
+		settings = append(settings, RawSetting{Key: e.Key, Value: e.Value, Loc: tfLocation(e.Pos), Unknown: e.Unknown, Expr: e.Expr, Origin: origin, Sensitive: e.Sensitive})
 	}
 	var dups []Duplicate
 	for _, dup := range p.Duplicates {
@@ -167,6 +167,7 @@ func tfSetting(key string, v *terraform.Value, typ, source, origin string) *Sett
 	}
 	s := newSetting(key, v.Text, typ, source, tfLocation(v.Pos))
 	s.Origin = origin
+	s.Sensitive = s.Sensitive || v.Sensitive
 	return s
 }
 

@@ -119,7 +119,7 @@ func location(p yamlsrc.Pos) Location {
 func rawSettings(ss []yamlsrc.Setting) []RawSetting {
 	out := make([]RawSetting, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, RawSetting{Key: s.Key, Value: s.Value, Loc: location(s.Pos), Unknown: s.Unknown, Expr: s.Expr, Origin: s.Origin})
+		out = append(out, RawSetting{Key: s.Key, Value: s.Value, Loc: location(s.Pos), Unknown: s.Unknown, Expr: s.Expr, Origin: s.Origin, Sensitive: s.Sensitive})
 	}
 	return out
 }

@@ -719,6 +719,7 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 		}
 		out[s.Key] = newSetting(s.Key, s.Value, typ, SourceExplicit, s.Loc)
 		out[s.Key].Origin = s.Origin
+		out[s.Key].Sensitive = out[s.Key].Sensitive || s.Sensitive
 		if s.Unknown {
 			out[s.Key].Value, out[s.Key].Unknown, out[s.Key].Invalid = nil, true, ""
 			if s.Expr != "" {
@@ -763,6 +764,7 @@ func typeOf(version string, scopes []string, key string) string {
 
 func newSetting(key, raw, typ, source string, loc Location) *Setting {
 	s := &Setting{Key: key, Raw: raw, Type: typ, Source: source, Loc: loc}
+	s.markSecret()
 	if isPlaceholder(raw) {
 		s.Unknown = true
 		return s

@@ -150,6 +150,7 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 // enabled is read with Boolean.parseBoolean and is never invalid.
 func retypeFlowSetting(s *Setting, version, base string) {
 	s.Type = typeOf(version, []string{catalog.Mirror}, base)
+	s.markSecret()
 	if s.Unknown {
 		return
 	}

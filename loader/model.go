@@ -25,14 +25,23 @@ const (
 // when the value is unknown (a ${provider:...} placeholder) or does not parse
 // as the key's type, so no rule can compare it.
 type Setting struct {
-	Key     string   `json:"key"`
-	Raw     string   `json:"raw"`
-	Value   any      `json:"value,omitempty"`
-	Type    string   `json:"type"`
-	Unknown bool     `json:"unknown,omitempty"`
-	Invalid string   `json:"invalid,omitempty"`
-	Source  string   `json:"source"`
-	Loc     Location `json:"location"`
+	Key     string `json:"key"`
+	Raw     string `json:"raw"`
+	Value   any    `json:"value,omitempty"`
+	Type    string `json:"type"`
+	Unknown bool   `json:"unknown,omitempty"`
+	// Sensitive: the value is never printed (in messages, errors or
+	// inspect): the key holds a secret (SecretKey), or the source declares
+	// the value sensitive (a Terraform variable with sensitive = true, or
+	// a value derived from one). loader/secret.go.
+	Sensitive bool `json:"sensitive,omitempty"`
+	// SecretKey: the key holds a secret: the catalog types it PASSWORD, or
+	// its name is a secret's (*.password, *.secret, sasl.jaas.config,
+	// basic.auth.user.info), whatever its value (IsSecretKey).
+	SecretKey bool     `json:"secret_key,omitempty"`
+	Invalid   string   `json:"invalid,omitempty"`
+	Source    string   `json:"source"`
+	Loc       Location `json:"location"`
 	// Origin names the source field the value is written in or follows
 	// from when that is not the Kafka key itself: "spec.kafka.config"
 	// (Strimzi), "KafkaNodePool spec.roles", a Helm chart key such as

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kafkalint/kafkalint/loader/catalog"
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
@@ -15,7 +16,11 @@ import (
 func buildNode(r *Doc) *Node {
 	n := &Node{File: r.File, Environment: r.env, Loc: r.Loc, Mode: "zookeeper", Roles: []string{}, Replicas: r.Replicas, ManagedKeys: nonNil(r.ManagedKeys)}
 	for _, s := range r.Ignored {
-		n.IgnoredSettings = append(n.IgnoredSettings, &Setting{Key: s.Key, Raw: s.Value, Type: "string", Source: SourceExplicit, Loc: s.Loc, Origin: s.Origin})
+		ignored := &Setting{Key: s.Key, Raw: s.Value, Type: "string", Source: SourceExplicit, Loc: s.Loc, Origin: s.Origin, Sensitive: s.Sensitive}
+		// Typed as text (Kafka never reads it), but a secret all the same.
+		ignored.SecretKey = IsSecretKey(s.Key, typeOf(catalog.Newest(), []string{catalog.Broker}, s.Key))
+		ignored.Sensitive = ignored.Sensitive || ignored.SecretKey
+		n.IgnoredSettings = append(n.IgnoredSettings, ignored)
 	}
 	if s, ok := r.get("process.roles"); ok && strings.TrimSpace(s.Value) != "" {
 		n.Mode = "kraft"
@@ -49,6 +54,7 @@ func buildNode(r *Doc) *Node {
 				s.Raw = cmpOr(p.Expr, p.Value)
 			}
 			s.Origin = p.Origin
+			s.Sensitive = s.Sensitive || p.Sensitive
 			n.Platform[p.Key] = s
 		}
 	}

@@ -32,7 +32,9 @@ type RawSetting struct {
 	// Origin names the source field the value is written in or follows
 	// from when that is not the Kafka key itself (Strimzi
 	// "spec.kafka.config", a Helm chart key, a compose variable).
-	Origin string
+	Origin string // Sensitive: the source declares the value sensitive (a Terraform
+	// variable with sensitive = true, or a value derived from one).
+	Sensitive bool
 }
 
 // Comment is a comment in a source file.

@@ -274,7 +274,7 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	return redactFindings(c, out), nil
 }
 
 // UnknownEnvironmentHint ends the message of a production-only finding in a

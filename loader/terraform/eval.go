@@ -245,6 +245,9 @@ func (m *module) variableValue(v *variable) cty.Value {
 		val = m.evalAttr(a.Expr, bare)
 	}
 	val = convertTo(val, ty, defaults)
+	if declaredSensitive(v) {
+		val = markSensitive(val)
+	}
 	v.value = valueCache{state: 2, v: val}
 	return val
 }

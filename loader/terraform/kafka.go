@@ -296,7 +296,7 @@ func (m *module) mapProperties(v cty.Value, expr hcl.Expression) (Properties, *E
 			b.addUnknown(text, at)
 			continue
 		}
-		b.addValue(s.AsString(), nil, at)
+		b.addMarked(s.AsString(), nil, at, isSensitive(marks) || isSensitive(eMarks))
 	}
 	return mustParse(b, base)
 }
@@ -370,7 +370,7 @@ func (m *module) valueOf(v cty.Value, expr hcl.Expression) *Value {
 	if err != nil || !s.IsKnown() || strings.Contains(s.AsString(), refPrefix) {
 		return &Value{Text: text, Unknown: true, Pos: p}
 	}
-	return &Value{Text: s.AsString(), Pos: p}
+	return &Value{Text: s.AsString(), Pos: p, Sensitive: isSensitive(marks)}
 }
 
 // environment looks for a tag named environment or env, then for the
@@ -437,6 +437,12 @@ func (m *module) flatten(body hcl.Body, ctx *hcl.EvalContext, types ...string) [
 // property renders a value as a Kafka-style string.
 func (m *module) property(key string, v cty.Value, expr hcl.Expression, p Pos) Property {
 	plain, marks := v.UnmarkDeep()
+	prop := m.propertyOf(key, plain, marks, expr, p)
+	prop.Sensitive = isSensitive(marks) && !prop.Unknown
+	return prop
+}
+
+func (m *module) propertyOf(key string, plain cty.Value, marks cty.ValueMarks, expr hcl.Expression, p Pos) Property {
 	text := strings.Join(strings.Fields(m.exprText(expr)), " ")
 	if o := originOf(marks); o != nil && o.depth > 0 {
 		p = o.pos
@@ -522,6 +528,9 @@ func (m *module) mapEntries(v cty.Value, expr hcl.Expression) Properties {
 	}
 	for it := plain.ElementIterator(); it.Next(); {
 		k, e := it.Element()
+		if isSensitive(marks) { // a sensitive map: every entry is
+			e = e.Mark(sensitiveMark)
+		}
 		props.Entries = append(props.Entries, m.property(k.AsString(), e, expr, fallback))
 	}
 	slices.SortStableFunc(props.Entries, func(a, b Property) int {

@@ -41,7 +41,9 @@ type Comment struct {
 type Value struct {
 	Text    string `json:"text"`
 	Unknown bool   `json:"unknown,omitempty"`
-	Pos     Pos    `json:"pos"`
+	// Sensitive: the value comes from a variable declared sensitive.
+	Sensitive bool `json:"sensitive,omitempty"`
+	Pos       Pos  `json:"pos"`
 }
 
 // Number is a count a source states (a broker count), with the text that
@@ -62,6 +64,9 @@ type Property struct {
 	// statically; Expr is its source text.
 	Unknown bool   `json:"unknown,omitempty"`
 	Expr    string `json:"expr,omitempty"`
+	// Sensitive: the value comes from a variable declared sensitive (or
+	// its line of a server_properties text holds such a value).
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Duplicate is a key written more than once: Pos is the later occurrence.

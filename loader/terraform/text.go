@@ -40,6 +40,8 @@ type linePos struct {
 	// own: the line is a whole line of the source (a heredoc line), so a
 	// comment there is a comment of the source file.
 	own bool
+	// sensitive: part of the line comes from a sensitive variable.
+	sensitive bool
 }
 
 var placeholderRE = regexp.MustCompile(`\$\{kafkalint_unknown_(\d+)\}`)
@@ -64,7 +66,7 @@ func (b *textBuilder) write(s string, at func(line, col int) (Pos, bool)) {
 		// space, tab, form feed).
 		if !b.started && r != ' ' && r != '\t' && r != '\f' {
 			p, own := at(line, col)
-			b.lines[len(b.lines)-1] = linePos{pos: p, set: true, own: own}
+			b.lines[len(b.lines)-1] = linePos{pos: p, set: true, own: own, sensitive: b.lines[len(b.lines)-1].sensitive}
 			b.started = true
 		}
 		b.b.WriteRune(r)
@@ -122,6 +124,18 @@ func (b *textBuilder) addValue(s string, o *origin, fallback Pos) {
 		}
 	}
 	b.write(s, func(line, _ int) (Pos, bool) { return at[line].pos, at[line].own })
+}
+
+// addMarked is addValue for a value that may be sensitive: every line it
+// writes to is then sensitive.
+func (b *textBuilder) addMarked(s string, o *origin, fallback Pos, sensitive bool) {
+	first := len(b.lines) - 1
+	b.addValue(s, o, fallback)
+	if sensitive {
+		for i := first; i < len(b.lines); i++ {
+			b.lines[i].sensitive = true
+		}
+	}
 }
 
 // addUnknown appends a placeholder for an expression that cannot be
@@ -184,8 +198,12 @@ func (m *module) textOf(expr hcl.Expression, ctx *hcl.EvalContext, b *textBuilde
 	v := m.eval(expr, ctx, 0)
 	if _, native := expr.(hclsyntax.Expression); !native && strings.HasPrefix(m.exprText(expr), `"`) {
 		// A JSON string is a template: its text is written here, whatever
-		// values it interpolates.
-		v, _ = v.UnmarkDeep()
+		// values it interpolates (but it is sensitive if one of them is).
+		plain, marks := v.UnmarkDeep()
+		v = plain
+		if isSensitive(marks) {
+			v = v.Mark(sensitiveMark)
+		}
 	}
 	m.valueText(v, expr, b)
 }
@@ -265,8 +283,10 @@ func (m *module) elementText(expr hcl.Expression, ctx *hcl.EvalContext, b *textB
 	}
 	args := make([]cty.Value, len(call.Args))
 	var o *origin
+	sensitive := false
 	for i, a := range call.Args {
 		av, marks := m.eval(a, ctx, 0).UnmarkDeep()
+		sensitive = sensitive || isSensitive(marks)
 		if ao := originOf(marks); ao != nil && (o == nil || ao.depth > o.depth) {
 			o = ao
 		}
@@ -292,7 +312,7 @@ func (m *module) elementText(expr hcl.Expression, ctx *hcl.EvalContext, b *textB
 		return
 	}
 	fallback := m.pos(expr.Range())
-	b.addValue(out.AsString(), o, fallback)
+	b.addMarked(out.AsString(), o, fallback, sensitive)
 }
 
 // reserve registers a placeholder without writing it.
@@ -334,7 +354,7 @@ func (m *module) valueText(v cty.Value, expr hcl.Expression, b *textBuilder) {
 		unknown()
 		return
 	}
-	b.addValue(s.AsString(), o, fallback)
+	b.addMarked(s.AsString(), o, fallback, isSensitive(marks))
 }
 
 // parse reads the text as Java properties and locates every key.
@@ -383,7 +403,7 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 			continue
 		}
 		value, unknown := resolve(e.Value)
-		prop := Property{Key: e.Key, Value: value, Pos: p, Unknown: unknown}
+		prop := Property{Key: e.Key, Value: value, Pos: p, Unknown: unknown, Sensitive: b.sensitiveEntry(e)}
 		if unknown {
 			prop.Expr = value
 		}
@@ -403,6 +423,18 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 		}
 	}
 	return props, comments, nil
+}
+
+// sensitiveEntry reports whether an entry of the parsed text holds a
+// sensitive value: one of its lines (a value may continue over several)
+// was written from one.
+func (b *textBuilder) sensitiveEntry(e properties.Entry) bool {
+	for l := max(e.Line, 1); l <= min(max(e.EndLine, e.Line), len(b.lines)); l++ {
+		if b.lines[l-1].sensitive {
+			return true
+		}
+	}
+	return false
 }
 
 // leadingBlanks counts the blanks before the first character of a line of

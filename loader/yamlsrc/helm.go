@@ -234,7 +234,15 @@ func (h *helmValues) settings(role string) ([]Setting, []Duplicate) {
 		}
 	}
 	block := func(path ...string) {
-		add(configBlock(h.f, get(h.root, path...), h.key(path...)))
+		ss, ds, err := configBlock(h.f, get(h.root, path...), h.key(path...))
+		if path[len(path)-1] == "secretConfig" {
+			// The chart stores secretConfig in a Kubernetes Secret: the
+			// values file declares every value of it sensitive.
+			for i := range ss {
+				ss[i].Sensitive = true
+			}
+		}
+		add(ss, ds, err)
 	}
 	// `config` replaces the generated configuration; a role's own config
 	// wins over the top-level one.

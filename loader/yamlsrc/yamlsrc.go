@@ -33,6 +33,9 @@ type Setting struct {
 	// "KafkaNodePool spec.roles", "controller.controllerOnly", an
 	// environment variable name).
 	Origin string
+	// Sensitive: the source declares the value secret (a Helm chart's
+	// secretConfig, which the chart stores in a Secret).
+	Sensitive bool
 }
 
 // Count is a number a source states for certain, with where and how.

@@ -20,6 +20,14 @@ import (
 // file's directory, so it works from any working directory), the logical
 // key and a hash of the key's value: never the line, so edits elsewhere in
 // the file do not invalidate it, while changing the flagged value does.
+//
+// The value of a sensitive setting (a password, a secret, a Terraform
+// variable declared sensitive) is never hashed: the file is committed, and
+// an unsalted hash of a weak password is as good as the password. Its entry
+// has no value_hash, so it keeps matching when the secret is rotated.
+// Entries written before that carry the secret's hash; they still match
+// while the value is unchanged (compared in memory), and --baseline-prune
+// or --write-baseline rewrites them without it.
 
 const baselineVersion = 1
 
@@ -31,11 +39,23 @@ type baselineFile struct {
 type baselineEntry struct {
 	Rule string `json:"rule"`
 	// Slug is informative, for readers of the file.
-	Slug      string `json:"slug,omitempty"`
-	File      string `json:"file"`
-	Key       string `json:"key"`
-	ValueHash string `json:"value_hash"`
+	Slug string `json:"slug,omitempty"`
+	File string `json:"file"`
+	Key  string `json:"key"`
+	// ValueHash is empty for a sensitive setting's finding.
+	ValueHash string `json:"value_hash,omitempty"`
 }
+
+// writtenValue is a setting's value as written, for the baseline.
+type writtenValue struct {
+	raw string
+	// secret: the setting is sensitive; its value is never hashed into
+	// the file (only compared with an old entry's hash, in memory).
+	secret bool
+}
+
+// settingValueMap maps file → key → value as written.
+type settingValueMap map[string]map[string]writtenValue
 
 func (e baselineEntry) match() string {
 	return e.Rule + "\x00" + e.File + "\x00" + e.Key + "\x00" + e.ValueHash
@@ -44,17 +64,17 @@ func (e baselineEntry) match() string {
 // settingValues maps file → key → value as written, for the baseline's
 // value hash. Defaults are not values anyone wrote, so they are left out
 // (a finding about a missing key hashes the empty value).
-func settingValues(res *loader.Result) map[string]map[string]string {
-	out := map[string]map[string]string{}
+func settingValues(res *loader.Result) settingValueMap {
+	out := settingValueMap{}
 	add := func(settings map[string]*loader.Setting) {
 		for _, s := range settings {
 			if s == nil || s.Source != loader.SourceExplicit {
 				continue
 			}
 			if out[s.Loc.File] == nil {
-				out[s.Loc.File] = map[string]string{}
+				out[s.Loc.File] = map[string]writtenValue{}
 			}
-			out[s.Loc.File][s.Key] = s.Raw
+			out[s.Loc.File][s.Key] = writtenValue{raw: s.Raw, secret: s.Sensitive}
 		}
 	}
 	for _, c := range res.Clusters {
@@ -79,16 +99,34 @@ func settingValues(res *loader.Result) map[string]map[string]string {
 }
 
 // entryFor builds the baseline entry of a finding.
-func entryFor(f report.Finding, dir string, values map[string]map[string]string) baselineEntry {
+func entryFor(f report.Finding, dir string, values settingValueMap) baselineEntry {
 	file := filepath.ToSlash(f.File)
 	if rel, err := filepath.Rel(dir, realPath(f.File)); err == nil {
 		file = filepath.ToSlash(rel)
 	}
-	return baselineEntry{Rule: f.ID, Slug: f.Slug, File: file, Key: f.Key, ValueHash: report.LogicalHash(values[f.File][f.Key])[:16]}
+	e := baselineEntry{Rule: f.ID, Slug: f.Slug, File: file, Key: f.Key}
+	if v := values[f.File][f.Key]; !v.secret {
+		e.ValueHash = valueHash(v.raw)
+	}
+	return e
+}
+
+func valueHash(raw string) string { return report.LogicalHash(raw)[:16] }
+
+// legacyEntry is the entry an older kafkalint wrote for a finding about a
+// sensitive setting, with the secret's hash; false for any other finding.
+func legacyEntry(f report.Finding, dir string, values settingValueMap) (baselineEntry, bool) {
+	v, ok := values[f.File][f.Key]
+	if !ok || !v.secret {
+		return baselineEntry{}, false
+	}
+	e := entryFor(f, dir, nil)
+	e.ValueHash = valueHash(v.raw)
+	return e, true
 }
 
 // writeBaseline records findings in path and returns how many.
-func writeBaseline(path string, findings []report.Finding, values map[string]map[string]string) (int, error) {
+func writeBaseline(path string, findings []report.Finding, values settingValueMap) (int, error) {
 	dir := realPath(filepath.Dir(path))
 	b := baselineFile{Version: baselineVersion, Findings: []baselineEntry{}}
 	for _, f := range findings {
@@ -151,7 +189,7 @@ func hideAll(rep *report.Report, why string) {
 // one finding). Entries of linted files that match nothing are stale: they
 // are counted on stderr, or with prune listed and removed from the file.
 // Entries of files this run did not lint are kept as they are.
-func applyBaseline(s Streams, rep *report.Report, res *loader.Result, values map[string]map[string]string, path string, prune bool) error {
+func applyBaseline(s Streams, rep *report.Report, res *loader.Result, values settingValueMap, path string, prune bool) error {
 	b, err := readBaseline(path)
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
@@ -163,11 +201,17 @@ func applyBaseline(s Streams, rep *report.Report, res *loader.Result, values map
 	}
 	why := "recorded in baseline " + filepath.ToSlash(path)
 	kept := rep.Findings[:0]
+	legacy := map[string]int{} // matched entries that hold a secret's hash
 	for _, f := range rep.Findings {
 		k := entryFor(f, dir, values).match()
 		if open[k] == 0 {
-			kept = append(kept, f)
-			continue
+			old, ok := legacyEntry(f, dir, values)
+			if !ok || open[old.match()] == 0 {
+				kept = append(kept, f)
+				continue
+			}
+			k = old.match()
+			legacy[k]++
 		}
 		open[k]--
 		f.Suppression = &report.Suppression{Kind: report.SuppressedExternal, Justification: why}
@@ -179,21 +223,31 @@ func applyBaseline(s Streams, rep *report.Report, res *loader.Result, values map
 		linted[entryFor(report.Finding{File: f}, dir, nil).File] = true
 	}
 	var stale []baselineEntry
-	remaining := b.Findings[:0:0]
+	remaining, rewritten := b.Findings[:0:0], 0
 	for _, e := range b.Findings {
 		if linted[e.File] && open[e.match()] > 0 {
 			open[e.match()]--
 			stale = append(stale, e)
 			continue
 		}
+		if legacy[e.match()] > 0 { // rewritten without the secret's hash
+			legacy[e.match()]--
+			e.ValueHash = ""
+			rewritten++
+		}
 		remaining = append(remaining, e)
 	}
 	switch {
-	case len(stale) == 0:
+	case len(stale) == 0 && (!prune || rewritten == 0):
 	case prune:
-		fmt.Fprintf(s.Err, "kafkalint: removed %d stale %s (matching no finding any more) from %s:\n", len(stale), plural(len(stale), "entry"), path)
+		if len(stale) > 0 {
+			fmt.Fprintf(s.Err, "kafkalint: removed %d stale %s (matching no finding any more) from %s:\n", len(stale), plural(len(stale), "entry"), path)
+		}
 		for _, e := range stale {
 			fmt.Fprintf(s.Err, "  %s %s %s\n", report.LinePath(e.File), report.OneLine(e.Rule), report.OneLine(e.Key))
+		}
+		if rewritten > 0 {
+			fmt.Fprintf(s.Err, "kafkalint: rewrote %d %s of sensitive settings without the hash of their value in %s\n", rewritten, plural(rewritten, "entry"), path)
 		}
 		b.Findings = remaining
 		if err := saveBaseline(path, b); err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // TestBaseline: --write-baseline records the findings, --baseline hides
@@ -104,5 +106,67 @@ func TestBaselineErrors(t *testing.T) {
 		if code != ExitError || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tt.args, code, errOut, tt.want)
 		}
+	}
+}
+
+// TestBaselineNeverHashesSecrets: the baseline (a committed file) holds no
+// hash of a sensitive value — a weak password's unsalted hash can be
+// brute-forced — so an inline password's entry is keyed without its value
+// and keeps matching when the password is rotated. An entry written with
+// the secret's hash (older kafkalint) still matches the unchanged value,
+// and --baseline-prune rewrites it without the hash.
+func TestBaselineNeverHashesSecrets(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", "  KFK2003: warning\n"))
+	broker := func(password string) string {
+		return cleanBroker + "offsets.topic.replication.factor=1\nssl.keystore.password=" + password + "\n"
+	}
+	writeFile(t, "prod/server.properties", broker("hunter2"))
+	secretHash := report.LogicalHash("hunter2")[:16]
+
+	if _, _, errOut := run(t, "lint", "--write-baseline", "baseline.json", "prod"); !strings.Contains(errOut, "recorded 2 findings") {
+		t.Fatalf("--write-baseline: %s", errOut)
+	}
+	data, err := os.ReadFile("baseline.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), secretHash) {
+		t.Errorf("the baseline holds the password's hash %s:\n%s", secretHash, data)
+	}
+	if !strings.Contains(string(data), `"value_hash": "`+report.LogicalHash("1")[:16]+`"`) {
+		t.Errorf("the non-secret entry lost its value hash:\n%s", data)
+	}
+
+	// The password rotated (still inline): the entry still hides it.
+	writeFile(t, "prod/server.properties", broker("correct-horse"))
+	if code, rep := lintJSON(t, "--baseline", "baseline.json", "prod"); len(rep.Findings) != 0 || rep.Summary.Baselined != 2 || code != ExitOK {
+		t.Errorf("rotated password: exit %d, findings %v, baselined %d", code, found(rep), rep.Summary.Baselined)
+	}
+
+	// An entry as older kafkalint wrote it, with the secret's hash.
+	old := `{"version": 1, "findings": [{"rule": "KFK2003", "file": "prod/server.properties", "key": "ssl.keystore.password", "value_hash": "` + secretHash + `"}]}`
+	writeFile(t, "old.json", old)
+	writeFile(t, "prod/server.properties", broker("hunter2"))
+	code, rep := lintJSON(t, "--baseline", "old.json", "prod")
+	if diff := gocmp.Diff([]string{"prod/server.properties:6:KFK1001"}, found(rep)); diff != "" || rep.Summary.Baselined != 1 {
+		t.Errorf("old entry, unchanged password (exit %d): want KFK2003 hidden, findings (-want +got):\n%s", code, diff)
+	}
+	_, _, errOut := run(t, "lint", "--baseline", "old.json", "--baseline-prune", "prod")
+	if !strings.Contains(errOut, "rewrote 1 entry of sensitive settings without the hash of their value in old.json") {
+		t.Errorf("prune: %s", errOut)
+	}
+	if data, _ := os.ReadFile("old.json"); strings.Contains(string(data), secretHash) || !strings.Contains(string(data), `"key": "ssl.keystore.password"`) {
+		t.Errorf("after prune the old entry still holds the hash, or is gone:\n%s", data)
+	}
+	writeFile(t, "prod/server.properties", broker("rotated"))
+	if _, rep := lintJSON(t, "--baseline", "old.json", "prod"); rep.Summary.Baselined != 1 {
+		t.Errorf("rewritten entry, rotated password: baselined %d, want 1", rep.Summary.Baselined)
+	}
+
+	// An old entry whose password has changed no longer matches.
+	writeFile(t, "old.json", old)
+	if _, rep := lintJSON(t, "--baseline", "old.json", "prod"); rep.Summary.Baselined != 0 {
+		t.Errorf("old entry, changed password: baselined %d, want 0", rep.Summary.Baselined)
 	}
 }

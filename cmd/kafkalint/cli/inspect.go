@@ -14,11 +14,15 @@ import (
 
 func newInspect(s Streams) *cobra.Command {
 	var env, kafkaVersion, configFile string
+	var showSecrets bool
 	var p policyFlags
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] PATH...",
-		Short: "Print the normalized cluster model as JSON (the exact input the policies see)",
-		Args:  cobra.MinimumNArgs(1),
+		Short: "Print the normalized cluster model as JSON (the exact input the policies see, secrets redacted)",
+		Long: "Print the normalized cluster model as JSON: the exact input the policies see, except that the value of every\n" +
+			"sensitive setting (a password-type or secret key, a Terraform variable declared sensitive) is shown as\n" +
+			"\"(sensitive)\" unless --show-secrets is given.",
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// Custom rules' custom.keys add Kafka defaults to the model.
 			engine, err := policyEngine(cmd.Context(), configFile, p)
@@ -33,6 +37,11 @@ func newInspect(s Streams) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
+			if !showSecrets {
+				for _, c := range res.Clusters {
+					loader.RedactSecrets(c)
+				}
+			}
 			if err := writeModel(s.Out, res); err != nil {
 				return &exitError{code: ExitError, err: err}
 			}
@@ -45,6 +54,7 @@ func newInspect(s Streams) *cobra.Command {
 	cmd.Flags().StringVar(&env, "env", "", "environment of every file: production, staging or development")
 	cmd.Flags().StringVar(&kafkaVersion, "kafka-version", "", "target Kafka version X.Y")
 	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
+	cmd.Flags().BoolVar(&showSecrets, "show-secrets", false, "print the values of sensitive settings (passwords, secrets, Terraform sensitive variables) instead of (sensitive)")
 	addPolicyFlags(cmd.Flags(), &p, false)
 	return cmd
 }

@@ -245,6 +245,9 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 				c := res.Clusters[i]
 				if errs[i] = ctx.Err(); errs[i] == nil { // timed out or interrupted: skip the rest
 					results[i], errs[i] = engine.Evaluate(ctx, c)
+					if errs[i] != nil && ctx.Err() == nil {
+						errs[i] = policies.RedactError(c, errs[i]) // it becomes an errors[] entry
+					}
 				}
 				// What comes after evaluation needs only each cluster's
 				// name and files; dropping the rest lets the garbage

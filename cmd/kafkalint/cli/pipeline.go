@@ -18,12 +18,12 @@ import (
 // Evaluation releases each cluster's model (res keeps only its name and
 // files), so the values of the settings written in the files, which
 // baselines hash, are taken before it when withValues is set.
-func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts loader.Options, cfg *config.Config, inlineIgnores, withValues bool) (*loader.Result, map[string]map[string]string, *report.Report, error) {
+func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts loader.Options, cfg *config.Config, inlineIgnores, withValues bool) (*loader.Result, settingValueMap, *report.Report, error) {
 	res, err := loader.LoadContext(ctx, paths, opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var values map[string]map[string]string
+	var values settingValueMap
 	if withValues {
 		values = settingValues(res)
 	}

@@ -31,7 +31,6 @@ import data.kafkalint.lib.result
 # message names the key and, for JAAS, the option, never the value.
 report contains result.fail(s, _message(s, _what(s))) if {
 	some s in _candidates
-	_secret_key(s)
 	not _jaas(s.key)
 	_real_secret(s.raw)
 }
@@ -60,35 +59,24 @@ _what(s) := "a secret" if not endswith(s.key, "password")
 
 _what(s) := "a password" if endswith(s.key, "password")
 
-# _secret_key: the catalogue types the key as a password (ssl.key.password,
-# sasl.oauthbearer.client.credentials.client.secret, ...), or its name says
-# it is one (listener- and alias-prefixed keys the catalogue cannot type,
-# Schema Registry basic auth, API secrets).
-_secret_key(s) if s.type == "password"
-
-_secret_key(s) if regex.match(`(^|\.)password$|\.secret$|basic\.auth\.user\.info$`, s.key)
+# _candidates are the settings written with a known value whose key holds
+# a secret: secret_key, the loader's one definition (loader.IsSecretKey:
+# the catalogue types the key as a password — ssl.key.password,
+# sasl.jaas.config, sasl.oauthbearer.client.credentials.client.secret —
+# or its name says it is one: listener- and alias-prefixed *.password keys
+# the catalogue cannot type, Schema Registry basic auth, API secrets). Found
+# once per evaluation for both reports with no rule function called per
+# setting: this filter sees every setting of the cluster, so its cost is
+# the rule's.
+_candidates contains s if {
+	some unit in _units
+	some s in unit.settings
+	s.secret_key
+	s.source == "explicit"
+	not s.unknown
+}
 
 _jaas(key) if regex.match(`(^|\.)sasl\.jaas\.config$`, key)
-
-# _candidates are the settings written with a known value whose key can
-# hold a secret (_secret_key or _jaas), found once per evaluation for both
-# reports, with no rule function called per setting (only builtins): this
-# filter sees every setting of the cluster, so its cost is the rule's.
-_candidates contains s if {
-	some unit in _units
-	some s in unit.settings
-	s.type == "password"
-	s.source == "explicit"
-	not s.unknown
-}
-
-_candidates contains s if {
-	some unit in _units
-	some s in unit.settings
-	s.source == "explicit"
-	regex.match(`(^|\.)(password|sasl\.jaas\.config)$|\.secret$|basic\.auth\.user\.info$`, s.key)
-	not s.unknown
-}
 
 _units := array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
 

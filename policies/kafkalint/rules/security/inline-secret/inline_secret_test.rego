@@ -8,7 +8,11 @@ _message(key, what) := sprintf(
 	[key, what, key, key],
 )
 
-_password(file, key, value, line) := object.union(t.setting(file, key, value, line), {"type": "password"})
+# The loader marks a setting whose key holds a secret with secret_key
+# (loader.IsSecretKey): by the catalogue's password type or by its name.
+_password(file, key, value, line) := object.union(_secret(file, key, value, line), {"type": "password"})
+
+_secret(file, key, value, line) := object.union(t.setting(file, key, value, line), {"secret_key": true})
 
 test_fail_keystore_password_on_broker if {
 	node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", "changeit", 9))
@@ -16,7 +20,7 @@ test_fail_keystore_password_on_broker if {
 }
 
 test_fail_listener_prefixed_password if {
-	node := t.node("server.properties", ["broker"], [["listener.name.internal.ssl.key.password", "s3cr3t", 11]])
+	node := t.with_setting(t.node("server.properties", ["broker"], []), _secret("server.properties", "listener.name.internal.ssl.key.password", "s3cr3t", 11))
 	rule.report == {t.finding("server.properties", 11, "listener.name.internal.ssl.key.password", _message("listener.name.internal.ssl.key.password", "a password"))} with input as t.cluster([node], [])
 }
 
@@ -32,7 +36,7 @@ test_fail_jaas_password_on_client_never_prints_it if {
 
 test_fail_jaas_user_entries_on_mirror_maker_alias if {
 	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username=admin password='admin-secret' user_admin="admin-secret" user_bob=bob-secret;`
-	mm := t.mirror_maker("mm2.properties", [], [], [["target.sasl.jaas.config", jaas, 6]])
+	mm := t.with_setting(t.mirror_maker("mm2.properties", [], [], []), _secret("mm2.properties", "target.sasl.jaas.config", jaas, 6))
 	rule.report == {t.finding("mm2.properties", 6, "target.sasl.jaas.config", _message("target.sasl.jaas.config", "secrets in its password, user_admin, user_bob options"))} with input as t.mirror_cluster([mm])
 }
 
@@ -49,7 +53,8 @@ test_success_jaas_documentation_placeholders if {
 }
 
 test_success_config_provider_reference if {
-	client := t.with_setting(t.client("client.properties", "client", []), t.unknown_setting("client.properties", "ssl.truststore.password", "${file:/etc/kafka/secrets.properties:truststore}", 4))
+	reference := t.unknown_setting("client.properties", "ssl.truststore.password", "${file:/etc/kafka/secrets.properties:truststore}", 4)
+	client := t.with_setting(t.client("client.properties", "client", []), object.union(reference, {"secret_key": true}))
 	count(rule.report) == 0 with input as t.cluster([], [client])
 }
 
@@ -60,5 +65,12 @@ test_success_empty_password if {
 
 test_success_no_secret_keys if {
 	node := t.node("server.properties", ["broker"], [["ssl.keystore.location", "/etc/kafka/keystore.jks", 8]])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_success_key_not_marked_secret if {
+	# secret_key is the one definition of a secret key: the rule does not
+	# guess from the name itself.
+	node := t.node("server.properties", ["broker"], [["ssl.keystore.password", "changeit", 9]])
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
