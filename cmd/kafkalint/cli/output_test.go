@@ -154,8 +154,10 @@ func TestGitHubFormatNeutralizesInput(t *testing.T) {
 		`log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`+"\n"+
 		`auto.create.topics.enable=tr\u001b[2Jue`+"\n")
 	_, out, errOut := run(t, "lint", "--format", "github", "prod")
-	if !strings.Contains(out, `log.retention.hours=12\n::error file=evil.txt::pwned\r::add-mask::hunter2`) {
-		t.Fatalf("the value is not reported, escaped:\n%s\nstderr: %s", out, errOut)
+	// A multi-line value is quoted up to its first line (policies/redact.go);
+	// a control character within a line is escaped.
+	if !strings.Contains(out, `log.retention.hours=12…`) || strings.Contains(out, "evil.txt") || !strings.Contains(out, `tr\x1b[2Jue`) {
+		t.Fatalf("the values are not reported cut and escaped:\n%s\nstderr: %s", out, errOut)
 	}
 	annotations := 0
 	for line := range strings.Lines(out) {
