@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -282,4 +283,25 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("invalid size %q: want a positive number of bytes, optionally with K, M or G (e.g. 64M)", s)
 	}
 	return n * mult, nil
+}
+
+// ReadDir lists the directory name (absolute, or relative to the working
+// directory) inside the root, sorted by name. Entries are not followed: a
+// symlink is listed as a symlink.
+func (r *Root) ReadDir(name string) ([]fs.DirEntry, error) {
+	if r == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	rel, err := r.rel(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := r.root.Open(rel)
+	if err != nil {
+		return nil, classify(name, err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
