@@ -227,6 +227,9 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	ctx, cancel := engine.EvaluationContext(ctx) // --policy-timeout
 	defer cancel()
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
+	for _, l := range res.SkippedLinks {
+		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
+	}
 	for _, e := range res.Errors {
 		rep.Errors = append(rep.Errors, report.LoadError{File: e.File, Line: e.Line, Message: e.Message})
 	}
