@@ -20,8 +20,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kafkalint/kafkalint/loader"
-	"github.com/kafkalint/kafkalint/loader/safefs"
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // FileNames are the names looked for in the working directory and its
