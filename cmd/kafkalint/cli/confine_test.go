@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -144,5 +146,28 @@ func TestLintReportsSkippedLinks(t *testing.T) {
 	_, out, _ := run(t, "lint", "prod")
 	if !strings.Contains(out, "; 1 symlink not followed: prod/b.properties (symlink leaves the root)") {
 		t.Errorf("output %q: want the link listed in the summary", out)
+	}
+}
+
+// TestBaselineFIFO: a baseline committed as a named pipe is refused, not
+// waited on.
+func TestBaselineFIFO(t *testing.T) {
+	t.Chdir(t.TempDir())
+	writeFile(t, "prod/server.properties", cleanBroker)
+	if err := syscall.Mkfifo("baseline.json", 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, _, stderr := run(t, "lint", "--baseline", "baseline.json", "prod")
+		done <- stderr
+	}()
+	select {
+	case stderr := <-done:
+		if !strings.Contains(stderr, "baseline baseline.json: not a regular file (named pipe)") {
+			t.Errorf("stderr %q", stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("lint blocked on a FIFO baseline")
 	}
 }
