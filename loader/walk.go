@@ -88,7 +88,7 @@ func (w *walker) add(p string, explicit bool, root *safefs.Root) {
 }
 
 func (w *walker) walk(root *safefs.Root, top string) {
-	real, err := filepath.EvalSymlinks(top)
+	realDir, err := filepath.EvalSymlinks(top)
 	if err != nil {
 		w.res.Errors = append(w.res.Errors, &Error{File: displayPath(top, w.dir), Message: readError(err)})
 		return
@@ -96,7 +96,7 @@ func (w *walker) walk(root *safefs.Root, top string) {
 	if w.visited == nil {
 		w.visited = map[string]bool{}
 	}
-	w.walkDir(root, top, real)
+	w.walkDir(root, top, realDir)
 	for len(w.links) > 0 && w.ctx.Err() == nil {
 		link := w.links[0]
 		w.links = w.links[1:]
@@ -105,17 +105,17 @@ func (w *walker) walk(root *safefs.Root, top string) {
 	slices.SortFunc(w.res.SkippedLinks, func(a, b SkippedLink) int { return strings.Compare(a.Path, b.Path) })
 }
 
-// walkDir walks dir, whose symlink-resolved path is real.
-func (w *walker) walkDir(root *safefs.Root, dir, real string) {
+// walkDir walks dir, whose symlink-resolved path is realDir.
+func (w *walker) walkDir(root *safefs.Root, dir, realDir string) {
 	if w.ctx.Err() != nil {
 		return // the caller reports ctx's error
 	}
-	if w.visited[real] {
+	if w.visited[realDir] {
 		// Below a followed link: a directory already walked under its
 		// own name.
 		return
 	}
-	w.visited[real] = true
+	w.visited[realDir] = true
 	entries, err := root.ReadDir(dir)
 	if err != nil {
 		w.res.Errors = append(w.res.Errors, &Error{File: displayPath(dir, w.dir), Message: readMessage(err)})
@@ -128,7 +128,7 @@ func (w *walker) walkDir(root *safefs.Root, dir, real string) {
 		switch t := e.Type(); {
 		case t.IsDir():
 			if !skipDirs[e.Name()] {
-				w.walkDir(root, p, filepath.Join(real, e.Name()))
+				w.walkDir(root, p, filepath.Join(realDir, e.Name()))
 			}
 		case t&fs.ModeSymlink != 0:
 			w.symlink(root, p)
@@ -188,20 +188,20 @@ func (w *walker) skip(p, reason string) {
 // follow walks a symlinked directory (checked to be inside the root)
 // unless its target was walked already.
 func (w *walker) follow(root *safefs.Root, link string) {
-	real, err := filepath.EvalSymlinks(link)
+	realDir, err := filepath.EvalSymlinks(link)
 	if err != nil {
 		w.res.Errors = append(w.res.Errors, &Error{File: displayPath(link, w.dir), Message: readError(err)})
 		return
 	}
-	if w.visited[real] {
+	if w.visited[realDir] {
 		reason := "symlink to a directory already walked"
 		if parent, err := filepath.EvalSymlinks(filepath.Dir(link)); err == nil {
-			if rel, err := filepath.Rel(real, parent); err == nil && filepath.IsLocal(rel) {
+			if rel, err := filepath.Rel(realDir, parent); err == nil && filepath.IsLocal(rel) {
 				reason = "symlink loop" // the link points to one of its own ancestors
 			}
 		}
 		w.skip(link, reason)
 		return
 	}
-	w.walkDir(root, link, real)
+	w.walkDir(root, link, realDir)
 }

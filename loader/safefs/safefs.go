@@ -70,7 +70,7 @@ type Root struct {
 // OpenRoot returns a Root for dir that reads at most max bytes per file
 // (max <= 0: DefaultMaxSize). A nil *Root reads nothing: every file is
 // missing (in-memory sources have no directory).
-func OpenRoot(dir string, max int64) (*Root, error) {
+func OpenRoot(dir string, limitBytes int64) (*Root, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -79,14 +79,14 @@ func OpenRoot(dir string, max int64) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: abs, root: r, max: limit(max)}, nil
+	return &Root{dir: abs, root: r, max: limit(limitBytes)}, nil
 }
 
-func limit(max int64) int64 {
-	if max <= 0 {
+func limit(limitBytes int64) int64 {
+	if limitBytes <= 0 {
 		return DefaultMaxSize
 	}
-	return max
+	return limitBytes
 }
 
 // Dir is the root's absolute directory.
@@ -169,7 +169,7 @@ func (r *Root) ReadFile(name string) ([]byte, error) {
 // ReadFile reads name wherever it is (a path the user named on the command
 // line), if it is a regular file of at most max bytes (max <= 0:
 // DefaultMaxSize).
-func ReadFile(name string, max int64) ([]byte, error) {
+func ReadFile(name string, limitBytes int64) ([]byte, error) {
 	info, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -182,12 +182,12 @@ func ReadFile(name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readOpen(name, f, limit(max))
+	return readOpen(name, f, limit(limitBytes))
 }
 
 // readOpen checks the open file itself (what was checked before opening
 // may have been replaced since) and reads it up to max bytes.
-func readOpen(name string, f *os.File, max int64) ([]byte, error) {
+func readOpen(name string, f *os.File, limitBytes int64) ([]byte, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -195,17 +195,17 @@ func readOpen(name string, f *os.File, max int64) ([]byte, error) {
 	if err := regular(name, info); err != nil {
 		return nil, err
 	}
-	if info.Size() > max {
-		return nil, tooLarge(name, max)
+	if info.Size() > limitBytes {
+		return nil, tooLarge(name, limitBytes)
 	}
 	// The size can grow while reading (or lie, as /proc files do): read
 	// one byte past the limit to tell.
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	data, err := io.ReadAll(io.LimitReader(f, limitBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, tooLarge(name, max)
+	if int64(len(data)) > limitBytes {
+		return nil, tooLarge(name, limitBytes)
 	}
 	return data, nil
 }
@@ -229,8 +229,8 @@ func regular(name string, info fs.FileInfo) error {
 	return &Error{Path: name, Reason: "not a regular file (" + kind + ")", Err: ErrNotRegular}
 }
 
-func tooLarge(name string, max int64) error {
-	return &Error{Path: name, Reason: "larger than " + Size(max), Err: ErrTooLarge}
+func tooLarge(name string, limitBytes int64) error {
+	return &Error{Path: name, Reason: "larger than " + Size(limitBytes), Err: ErrTooLarge}
 }
 
 func outside(name string) error {
@@ -239,7 +239,7 @@ func outside(name string) error {
 
 // classify turns os.Root's refusal to leave the root into ErrOutside. The
 // os package does not export that error; its text is part of Go's
-// behaviour since os.Root exists (Go 1.24), and the tests of this package
+// behavior since os.Root exists (Go 1.24), and the tests of this package
 // fail if it changes.
 func classify(name string, err error) error {
 	var pe *fs.PathError

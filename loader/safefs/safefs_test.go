@@ -23,9 +23,9 @@ func within(t *testing.T, f func()) {
 	}
 }
 
-func openRoot(t *testing.T, dir string, max int64) *Root {
+func openRoot(t *testing.T, dir string, limitBytes int64) *Root {
 	t.Helper()
-	r, err := OpenRoot(dir, max)
+	r, err := OpenRoot(dir, limitBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
