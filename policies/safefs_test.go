@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -22,9 +21,7 @@ func TestPolicyAndDataReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(repo, "fifo.yaml"), 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	mkfifo(t, filepath.Join(repo, "fifo.yaml"))
 	if err := os.Symlink(filepath.Join(outside, "victim.yaml"), filepath.Join(repo, "data.yaml")); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -64,9 +63,7 @@ func TestReadFileRegularInside(t *testing.T) {
 func TestReadFileRefusesFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "server.properties")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	mkfifo(t, fifo)
 	r := openRoot(t, dir, 0)
 	within(t, func() {
 		_, err := r.ReadFile(fifo)
@@ -85,9 +82,7 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 func TestReadOpenRefusesFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "p")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
+	mkfifo(t, fifo)
 	within(t, func() {
 		f, err := os.OpenFile(fifo, openFlags, 0)
 		if err != nil {
