@@ -32,7 +32,9 @@ type Options struct {
 	// default is added to a record's settings when the file does not set
 	// them (the keys the policies read).
 	DefaultKeys map[string][]string
-	// Dir is the directory paths are shown relative to ("" = working directory).
+	// Dir is the directory paths are shown relative to ("" = working
+	// directory). It is also the linted root of the paths inside it:
+	// nothing outside it is read for them (walk.go).
 	Dir string
 	// Exclude, when set, drops the files (absolute paths) it returns true
 	// for, whether walked or named (.kafkalint.yaml `exclude`).

@@ -168,3 +168,35 @@ func TestBaselineFIFO(t *testing.T) {
 		t.Fatal("lint blocked on a FIFO baseline")
 	}
 }
+
+// TestAuditRepoConfigFIFO: a repository whose .kafkalint.yaml is a named
+// pipe is that repository's error, not a hung audit.
+func TestAuditRepoConfigFIFO(t *testing.T) {
+	auditTree(t)
+	writeFile(t, "repos/fifo/prod/server.properties", cleanBroker)
+	mkfifo(t, "repos/fifo/.kafkalint.yaml")
+	done := make(chan string, 1)
+	go func() {
+		_, out, _ := run(t, "audit", "--quiet", "--config", "audit.yaml", "--format", "json", "repos")
+		done <- out
+	}()
+	select {
+	case out := <-done:
+		var repos []report.AuditRepo
+		if _, err := report.ReadAuditJSON(strings.NewReader(out), nil, func(r *report.AuditRepo) error {
+			repos = append(repos, *r)
+			return nil
+		}); err != nil {
+			t.Fatalf("not an audit report: %v\n%s", err, out)
+		}
+		got := strings.Join(repoErrors(repos, "repos/fifo"), "\n")
+		if !strings.Contains(got, "not a regular file (named pipe)") {
+			t.Errorf("repos/fifo errors %q, want the named pipe refused", got)
+		}
+		if len(repoErrors(repos, "repos/clean")) != 0 {
+			t.Error("repos/clean has errors: the other repositories must go on")
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("audit blocked on a FIFO .kafkalint.yaml")
+	}
+}
