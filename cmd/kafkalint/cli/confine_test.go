@@ -200,3 +200,23 @@ func TestAuditRepoConfigFIFO(t *testing.T) {
 		t.Fatal("audit blocked on a FIFO .kafkalint.yaml")
 	}
 }
+
+// TestTestCommandReadsInsideRepo: `kafkalint test` reads the policies
+// .kafkalint.yaml names inside its repository, as lint does.
+func TestTestCommandReadsInsideRepo(t *testing.T) {
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "x_test.rego"), "package custom.x_test\n\ntest_ok if true\n")
+	t.Chdir(t.TempDir())
+	writeFile(t, ".git/HEAD", "ref: refs/heads/main\n")
+	writeFile(t, ".kafkalint.yaml", "policies: [policies]\n")
+	if err := os.MkdirAll("policies", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "x_test.rego"), "policies/x_test.rego"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := run(t, "test")
+	if code != ExitError || !strings.Contains(stderr, "policies/x_test.rego: cannot read policy: resolves outside the linted root") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
