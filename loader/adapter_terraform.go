@@ -1,11 +1,15 @@
 package loader
 
 import (
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/kafkalint/kafkalint/loader/safefs"
 	"github.com/kafkalint/kafkalint/loader/terraform"
 )
 
@@ -57,8 +61,46 @@ func loadTerraform(inputs []Input) []*Doc {
 	if len(files) == 0 {
 		return out
 	}
-	res := terraform.Load(files, terraform.Options{ReadFile: terraform.DirReader(filepath.Dir(inputs[0].Path)), CommentMarker: directivePrefix})
-	return append(out, terraformDocs(res)...)
+	read, refused := moduleReader(inputs[0])
+	res := terraform.Load(files, terraform.Options{ReadFile: read, CommentMarker: directivePrefix})
+	out = append(out, terraformDocs(res)...)
+	return append(out, refused()...)
+}
+
+// moduleReader reads the files a module's file(), templatefile() and
+// friends name: inside the module directory (as terraform.DirReader) and
+// inside the linted root, regular and bounded (safefs). A missing file
+// leaves the value unknown, as before; a refused one (a FIFO, a symlink to
+// /proc/self/environ, too large) is also reported, once per file, by the
+// docs refused returns.
+func moduleReader(in Input) (read func(string) ([]byte, error), refused func() []*Doc) {
+	var mu sync.Mutex // whether evaluation calls it concurrently is terraform's business
+	reported := map[string]bool{}
+	var docs []*Doc
+	dir, displayDir := filepath.Dir(in.Path), path.Dir(in.Display)
+	read = func(name string) ([]byte, error) {
+		clean := path.Clean(filepath.ToSlash(name))
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			return nil, os.ErrPermission
+		}
+		data, err := in.root.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
+		if err != nil && safefs.Reason(err) != "" {
+			display := path.Join(displayDir, clean)
+			mu.Lock()
+			if !reported[display] {
+				reported[display] = true
+				docs = append(docs, &Doc{File: display, Format: "terraform", Err: &Error{File: display, Message: readMessage(err)}})
+			}
+			mu.Unlock()
+		}
+		return data, err
+	}
+	refused = func() []*Doc {
+		mu.Lock()
+		defer mu.Unlock()
+		return docs
+	}
+	return read, refused
 }
 
 // terraformDocs maps a module's Kafka configuration into docs.

@@ -1,8 +1,6 @@
 package loader
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/kafkalint/kafkalint/loader/yamlsrc"
@@ -29,16 +27,16 @@ func loadYAML(inputs []Input) []*Doc {
 			out = append(out, errDoc)
 			continue
 		}
-		sources = append(sources, yamlSource{path: in.Path, display: in.Display, data: data})
+		sources = append(sources, yamlSource{in: in, data: data})
 	}
 	return append(out, yamlDocs(sources)...)
 }
 
-// yamlSource is one YAML file's content; path locates the files read
+// yamlSource is one YAML file's content; in locates the files read
 // beside it (.env, Chart.yaml).
 type yamlSource struct {
-	path, display string
-	data          []byte
+	in   Input
+	data []byte
 }
 
 // yamlDocs turns the YAML files of one directory into Docs.
@@ -47,13 +45,27 @@ func yamlDocs(sources []yamlSource) []*Doc {
 	comments := map[string][]Comment{}
 	var strimzi []*yamlsrc.File
 	var units []yamlsrc.Unit
+	// The files of one directory share their .env and Chart.yaml: read
+	// each once, and report a refused one once.
+	beside := map[string][]byte{}
+	read := func(src yamlSource, name string) []byte {
+		if data, ok := beside[name]; ok {
+			return data
+		}
+		data, errDoc := readBeside(src.in, name)
+		if errDoc != nil {
+			out = append(out, errDoc)
+		}
+		beside[name] = data
+		return data
+	}
 	for _, src := range sources {
-		f, perr := yamlsrc.Parse(src.display, src.data)
+		f, perr := yamlsrc.Parse(src.in.Display, src.data)
 		if perr != nil {
 			// A chart template or Jinja file is not YAML until rendered:
 			// not ours to report.
 			if !yamlsrc.LooksLikeTemplate(src.data) {
-				out = append(out, &Doc{File: src.display, Err: &Error{File: src.display, Line: perr.Line, Message: perr.Msg}})
+				out = append(out, &Doc{File: src.in.Display, Err: &Error{File: src.in.Display, Line: perr.Line, Message: perr.Msg}})
 			}
 			continue
 		}
@@ -64,11 +76,17 @@ func yamlDocs(sources []yamlSource) []*Doc {
 		case yamlsrc.IsStrimzi(f):
 			strimzi = append(strimzi, f)
 		case yamlsrc.IsCompose(f):
-			units = append(units, yamlsrc.Compose(f, dotEnv(src.path))...)
+			// Compose reads the .env beside the file for variable
+			// substitution.
+			var env map[string]string
+			if data := read(src, ".env"); data != nil {
+				env = yamlsrc.ParseDotEnv(data)
+			}
+			units = append(units, yamlsrc.Compose(f, env)...)
 		default:
-			us, err := helmUnits(src, f)
+			us, err := helmUnits(src, f, func() []byte { return read(src, "Chart.yaml") })
 			if err != nil {
-				out = append(out, &Doc{File: src.display, Err: &Error{File: src.display, Line: err.Line, Message: err.Msg}})
+				out = append(out, &Doc{File: src.in.Display, Err: &Error{File: src.in.Display, Line: err.Line, Message: err.Msg}})
 				continue
 			}
 			units = append(units, us...)
@@ -81,26 +99,16 @@ func yamlDocs(sources []yamlSource) []*Doc {
 	return out
 }
 
-// dotEnv reads the .env file beside a compose file (compose reads it for
-// variable substitution); nil when there is none.
-func dotEnv(composePath string) map[string]string {
-	data, err := os.ReadFile(filepath.Join(filepath.Dir(composePath), ".env"))
-	if err != nil {
-		return nil
-	}
-	return yamlsrc.ParseDotEnv(data)
-}
-
 // helmUnits reads a values file of the Bitnami kafka chart: a values*.yaml
 // with the chart's key shapes, the values of the kafka chart itself, or the
 // kafka dependency's section of an umbrella chart's values (Chart.yaml
-// beside the file says which).
-func helmUnits(src yamlSource, f *yamlsrc.File) ([]yamlsrc.Unit, *yamlsrc.Error) {
-	if !yamlsrc.IsValuesName(src.display) || len(f.Docs) == 0 {
+// beside the file, which chart returns, says which).
+func helmUnits(src yamlSource, f *yamlsrc.File, chart func() []byte) ([]yamlsrc.Unit, *yamlsrc.Error) {
+	if !yamlsrc.IsValuesName(src.in.Display) || len(f.Docs) == 0 {
 		return nil, nil
 	}
 	self, dep := false, ""
-	if data, err := os.ReadFile(filepath.Join(filepath.Dir(src.path), "Chart.yaml")); err == nil {
+	if data := chart(); data != nil {
 		self, dep = yamlsrc.ChartKafka(data)
 	}
 	switch {

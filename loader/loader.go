@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // Options control loading.
@@ -30,7 +32,9 @@ type Options struct {
 	// default is added to a record's settings when the file does not set
 	// them (the keys the policies read).
 	DefaultKeys map[string][]string
-	// Dir is the directory paths are shown relative to ("" = working directory).
+	// Dir is the directory paths are shown relative to ("" = working
+	// directory). It is also the linted root of the paths inside it:
+	// nothing outside it is read for them (walk.go).
 	Dir string
 	// Exclude, when set, drops the files (absolute paths) it returns true
 	// for, whether walked or named (.kafkalint.yaml `exclude`).
@@ -40,6 +44,9 @@ type Options struct {
 	// not over Environment or an environment the source states itself
 	// (.kafkalint.yaml `environments`).
 	EnvironmentOf func(abs string) string
+	// MaxFileSize is the largest file read, in bytes (0 =
+	// safefs.DefaultMaxSize, 16 MiB); a larger one is an errors[] entry.
+	MaxFileSize int64
 }
 
 // Error is a file that could not be read or parsed.
@@ -62,9 +69,19 @@ type Result struct {
 	Errors   []*Error
 	Files    int // files read (parsed or failed)
 	Skipped  int // files read that hold no Kafka configuration
+	// SkippedLinks are the symlinks met while walking a directory that were
+	// not followed (they leave the linted root, dangle or loop), by
+	// display path.
+	SkippedLinks []SkippedLink
 	// Directives are the inline `kafkalint:` comments of every file that
 	// holds Kafka configuration, by display path (directives.go).
 	Directives map[string][]Directive
+}
+
+// SkippedLink is a symlink the directory walk did not follow.
+type SkippedLink struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Environments accepted by Options.Environment.
@@ -95,8 +112,13 @@ func LoadContext(ctx context.Context, paths []string, opts Options) (*Result, er
 		}
 		opts.Dir = wd
 	}
+	if abs, err := filepath.Abs(opts.Dir); err == nil {
+		opts.Dir = abs
+	}
 	res := &Result{}
-	files := dropExcluded(collect(ctx, paths, opts.Dir, res), opts)
+	roots := &rootSet{max: opts.MaxFileSize, byDir: map[string]*safefs.Root{}}
+	defer roots.close() // after parsing: the adapters read files beside their inputs
+	files := dropExcluded(collect(ctx, paths, opts.Dir, res, roots), opts)
 	if err := loadInputs(ctx, res, files, opts); err != nil {
 		return nil, err
 	}
@@ -136,6 +158,9 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 	slices.SortFunc(res.Errors, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Message, b.Message))
 	})
+	// A file can be refused both as an input and as the file beside one (a
+	// FIFO Chart.yaml is a YAML file of its directory too): report it once.
+	res.Errors = slices.CompactFunc(res.Errors, func(a, b *Error) bool { return *a == *b })
 	return nil
 }
 
@@ -146,64 +171,37 @@ type Input struct {
 	// Explicit: named on the command line, so read whatever its extension.
 	Explicit bool
 	adapter  *adapter
+	// root confines every read of this input and of the files read beside
+	// it (a compose .env, a chart's Chart.yaml, Terraform's file()); nil
+	// for in-memory sources, which have nothing beside them.
+	root *safefs.Root
 	// data is the content of a source loaded from memory (LoadSources);
 	// nil: read Path.
 	data []byte
 }
 
-// collect expands the paths into files, recording unreadable paths as errors.
-func collect(ctx context.Context, paths []string, dir string, res *Result) []Input {
-	seen := map[string]bool{}
-	var out []Input
-	add := func(p string, explicit bool) {
-		abs, err := filepath.Abs(p)
-		if err != nil || seen[abs] {
-			return
-		}
-		seen[abs] = true
-		a := adapterFor(p, explicit)
-		if a == nil {
-			return
-		}
-		out = append(out, Input{Path: p, Display: displayPath(abs, dir), Explicit: explicit, adapter: a})
-	}
+// collect expands the paths into files, recording unreadable paths as
+// errors. Each path is read inside its linted root (rootFor).
+func collect(ctx context.Context, paths []string, dir string, res *Result, roots *rootSet) []Input {
+	w := &walker{ctx: ctx, dir: dir, res: res, seen: map[string]bool{}}
 	for _, p := range paths {
-		info, err := os.Stat(p)
+		root, err := roots.forPath(p, dir)
 		if err != nil {
-			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readError(err)})
+			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readMessage(err)})
+			continue
+		}
+		info, err := root.Stat(p)
+		if err != nil {
+			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readMessage(err)})
 			continue
 		}
 		if !info.IsDir() {
-			add(p, true)
+			w.add(p, true, root)
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if ctx.Err() != nil {
-				return fs.SkipAll // the caller reports ctx's error
-			}
-			if err != nil {
-				res.Errors = append(res.Errors, &Error{File: displayPath(path, dir), Message: readError(err)})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if path != p && skipDirs[d.Name()] {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() {
-				add(path, false)
-			}
-			return nil
-		})
-		if err != nil {
-			res.Errors = append(res.Errors, &Error{File: filepath.ToSlash(p), Message: readError(err)})
-		}
+		w.walk(root, p)
 	}
-	return out
+	return w.out
 }
 
 // dropExcluded removes the files Options.Exclude rejects.
@@ -225,6 +223,19 @@ func absPath(display, dir string) string {
 		return p
 	}
 	return filepath.Join(dir, p)
+}
+
+// readMessage is why a file could not be read, as its errors[] message:
+// safefs's reason for a refusal ("not a regular file (named pipe)"), else
+// the system's.
+func readMessage(err error) string {
+	if r := safefs.Reason(err); r != "" {
+		if errors.Is(err, safefs.ErrTooLarge) {
+			r += " (--max-file-size)"
+		}
+		return r
+	}
+	return readError(err)
 }
 
 func readError(err error) string {
@@ -299,9 +310,25 @@ func readInput(in Input) ([]byte, *Doc) {
 	if in.data != nil {
 		return in.data, nil
 	}
-	data, err := os.ReadFile(in.Path)
+	data, err := in.root.ReadFile(in.Path)
 	if err != nil {
-		return nil, &Doc{File: in.Display, Err: &Error{File: in.Display, Message: readError(err)}}
+		return nil, &Doc{File: in.Display, Err: &Error{File: in.Display, Message: readMessage(err)}}
 	}
 	return data, nil
+}
+
+// readBeside reads the file called name in the directory of in (a
+// compose file's .env, a values file's Chart.yaml), inside in's root. A
+// missing file is (nil, nil); any other failure is the doc that reports it
+// (the caller goes on without the file).
+func readBeside(in Input, name string) ([]byte, *Doc) {
+	data, err := in.root.ReadFile(filepath.Join(filepath.Dir(in.Path), name))
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	}
+	display := path.Join(path.Dir(in.Display), name)
+	return nil, &Doc{File: display, Err: &Error{File: display, Message: readMessage(err)}}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // The model golden files of the Terraform fixtures are rewritten with
@@ -110,7 +111,12 @@ min.insync.replicas=1
 EOT
 }
 `)
-	docs := loadTerraform([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf"}})
+	root, err := safefs.OpenRoot(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	docs := loadTerraform([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf", root: root}})
 	if len(docs) != 2 {
 		t.Fatalf("got %d docs, want 2", len(docs))
 	}

@@ -40,7 +40,7 @@ func FuzzYAMLModel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := yamlsrc.LineCount(data)
 		for _, name := range []string{"values.yaml", "docker-compose.yml", "kafka.yaml"} {
-			docs := yamlDocs([]yamlSource{{path: filepath.Join("testdata", "no-such-dir", name), display: name, data: data}})
+			docs := yamlDocs([]yamlSource{{in: Input{Path: filepath.Join("testdata", "no-such-dir", name), Display: name}, data: data}})
 			var ok []*Doc
 			for _, d := range docs {
 				if d.Err != nil {

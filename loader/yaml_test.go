@@ -236,7 +236,7 @@ func TestYAMLComments(t *testing.T) {
 		"    image: apache/kafka:4.0.0\n" +
 		"    environment:\n" +
 		"      KAFKA_PROCESS_ROLES: broker,controller # kafkalint:ignore KFK3005 -- lab\n"
-	docs := yamlDocs([]yamlSource{{path: "nowhere/compose.yaml", display: "compose.yaml", data: []byte(src)}})
+	docs := yamlDocs([]yamlSource{{in: Input{Path: "nowhere/compose.yaml", Display: "compose.yaml"}, data: []byte(src)}})
 	if len(docs) != 1 || docs[0].Err != nil {
 		t.Fatalf("docs: %+v", docs)
 	}
@@ -259,11 +259,11 @@ func TestYAMLSkipsOtherYAML(t *testing.T) {
 		"template.yaml":     "a: 1\n{{- if .Values.x }}\nb: 2\n{{- end }}\n",
 		"kustomization.yml": "resources:\n  - kafka.yaml\n",
 	} {
-		if docs := yamlDocs([]yamlSource{{path: "nowhere/" + name, display: name, data: []byte(src)}}); len(docs) != 0 {
+		if docs := yamlDocs([]yamlSource{{in: Input{Path: "nowhere/" + name, Display: name}, data: []byte(src)}}); len(docs) != 0 {
 			t.Errorf("%s: %d docs, want none", name, len(docs))
 		}
 	}
-	docs := yamlDocs([]yamlSource{{path: "nowhere/kafka.yaml", display: "kafka.yaml", data: []byte("apiVersion: kafka.strimzi.io/v1\nkind: Kafka\n  bad: indent\n")}})
+	docs := yamlDocs([]yamlSource{{in: Input{Path: "nowhere/kafka.yaml", Display: "kafka.yaml"}, data: []byte("apiVersion: kafka.strimzi.io/v1\nkind: Kafka\n  bad: indent\n")}})
 	if len(docs) != 1 || docs[0].Err == nil || docs[0].Err.Line != 3 {
 		t.Fatalf("want one error at line 3, got %+v", docs)
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,18 +66,25 @@ func DefaultParams() (map[string]any, error) {
 
 // LoadParams merges data files, in order, over the built-in parameters.
 func LoadParams(files []string) (map[string]any, error) {
+	return LoadParamsIn(files, "")
+}
+
+// LoadParamsIn is LoadParams reading only inside the directory root ("" =
+// anywhere; see Options.DataRoot).
+func LoadParamsIn(files []string, root string) (map[string]any, error) {
 	params, err := DefaultParams()
 	if err != nil {
 		return nil, err
 	}
+	read, done, err := reader(root)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := read(f)
 		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, Problems{{File: displayPath(f), Msg: fmt.Sprintf("cannot read data file: %v", err)}}
+			return nil, Problems{{File: displayPath(f), Msg: "cannot read data file: " + readReason(err)}}
 		}
 		if err := MergeParams(params, displayPath(f), b); err != nil {
 			return nil, err

@@ -24,6 +24,9 @@ type TestOptions struct {
 	Paths []string
 	// Data are --data files merged over the built-in parameters.
 	Data []string
+	// PathsRoot and DataRoot confine the reads as Options.PoliciesRoot and
+	// Options.DataRoot do ("" = anywhere).
+	PathsRoot, DataRoot string
 	// Run, when set, runs only the tests whose package-qualified name
 	// matches this regular expression.
 	Run string
@@ -58,11 +61,11 @@ func (r *TestRun) Failed() int {
 // kafkalint.parse / kafkalint.parse_files available. A policy the engine
 // would refuse is an error here too.
 func RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
-	params, err := LoadParams(opts.Data)
+	params, err := LoadParamsIn(opts.Data, opts.DataRoot)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := ReadPolicies(opts.Paths, true)
+	mods, err := ReadPoliciesIn(opts.Paths, true, opts.PathsRoot)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -61,6 +62,13 @@ type Options struct {
 	// Data are YAML or JSON files merged, in order, over the built-in
 	// parameters at data.kafkalint.params.
 	Data []string
+	// PoliciesRoot and DataRoot, when set, confine the reading of
+	// Policies and Data to that directory, after resolving symlinks: the
+	// repository whose configuration named them (a .rego file symlinked to
+	// another repository's data is refused). "" reads anywhere: paths
+	// given on the command line. Either way only regular files of at most
+	// safefs.DefaultMaxSize are read.
+	PoliciesRoot, DataRoot string
 }
 
 // Load returns the engine for the built-in rules extended by opts, compiled
@@ -69,11 +77,11 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
 		return Builtin()
 	}
-	params, err := LoadParams(opts.Data)
+	params, err := LoadParamsIn(opts.Data, opts.DataRoot)
 	if err != nil {
 		return nil, err
 	}
-	custom, err := ReadPolicies(opts.Policies, false)
+	custom, err := ReadPoliciesIn(opts.Policies, false, opts.PoliciesRoot)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +100,17 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 // .git, node_modules and vendor are skipped). Test files (_test.rego) are
 // read only withTests. A path that holds no .rego file is an error.
 func ReadPolicies(paths []string, withTests bool) ([]Module, error) {
+	return ReadPoliciesIn(paths, withTests, "")
+}
+
+// ReadPoliciesIn is ReadPolicies reading only inside the directory root
+// ("" = anywhere; see Options.PoliciesRoot).
+func ReadPoliciesIn(paths []string, withTests bool, root string) ([]Module, error) {
+	read, done, err := reader(root)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	var files []string
 	var ps Problems
 	seen := map[string]bool{}
@@ -133,13 +152,36 @@ func ReadPolicies(paths []string, withTests bool) ([]Module, error) {
 	}
 	mods := make([]Module, 0, len(files))
 	for _, p := range files {
-		b, err := os.ReadFile(p)
+		b, err := read(p)
 		if err != nil {
-			return nil, Problems{{File: displayPath(p), Msg: "cannot read policy: " + unwrapPathError(err).Error()}}
+			return nil, Problems{{File: displayPath(p), Msg: "cannot read policy: " + readReason(err)}}
 		}
 		mods = append(mods, Module{Path: displayPath(p), Text: string(b)})
 	}
 	return mods, nil
+}
+
+// reader reads files inside root, or anywhere when root is "", through
+// safefs (regular files, bounded).
+func reader(root string) (read func(string) ([]byte, error), done func(), err error) {
+	if root == "" {
+		return func(p string) ([]byte, error) { return safefs.ReadFile(p, 0) }, func() {}, nil
+	}
+	r, err := safefs.OpenRoot(root, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.ReadFile, func() { _ = r.Close() }, nil
+}
+
+// readReason is why a file could not be read: safefs's refusal ("resolves
+// outside the linted root", "not a regular file (named pipe)"), else the
+// system's error.
+func readReason(err error) string {
+	if r := safefs.Reason(err); r != "" {
+		return r
+	}
+	return unwrapPathError(err).Error()
 }
 
 func unwrapPathError(err error) error {
@@ -372,8 +414,13 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Proble
 		}
 	}
 	// The rule's documentation page, when it sits beside the module.
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.FromSlash(file)), id+".md")); err == nil {
-		r.Help = string(b)
+	// It is read inside the module's directory: a page symlinked to a file
+	// elsewhere is not copied into SARIF's rule help.
+	if root, err := safefs.OpenRoot(filepath.Dir(filepath.FromSlash(file)), 0); err == nil {
+		if b, err := root.ReadFile(filepath.Join(root.Dir(), id+".md")); err == nil {
+			r.Help = string(b)
+		}
+		_ = root.Close()
 	}
 	return r, nil
 }

@@ -115,6 +115,15 @@ type Summary struct {
 	// those hidden by a baseline file; neither is in Findings.
 	Suppressed int `json:"suppressed"`
 	Baselined  int `json:"baselined"`
+	// SkippedLinks are the symlinks the directory walk did not follow
+	// (they leave the linted root, dangle or loop).
+	SkippedLinks []SkippedLink `json:"skipped_links,omitempty"`
+}
+
+// SkippedLink is a symlink that was not followed, and why.
+type SkippedLink struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Report is the result of one run.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fatih/color"
 )
@@ -62,6 +63,9 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 	if s.Skipped > 0 {
 		fmt.Fprintf(b, " (%d skipped: not Kafka configuration)", s.Skipped)
 	}
+	if n := len(s.SkippedLinks); n > 0 {
+		fmt.Fprintf(b, "; %d %s not followed: %s", n, plural(n, "symlink"), skippedLinks(s.SkippedLinks))
+	}
 	if s.Suppressed > 0 || s.Baselined > 0 {
 		fmt.Fprintf(b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
 	}
@@ -77,6 +81,19 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 // "… and 3 more related locations".
 func moreRelated(n int) string {
 	return fmt.Sprintf("… and %d more related %s", n, plural(n, "location"))
+}
+
+// skippedLinks lists the first few links not followed, with the reason.
+func skippedLinks(links []SkippedLink) string {
+	const shown = 3
+	var parts []string
+	for _, l := range links[:min(len(links), shown)] {
+		parts = append(parts, OneLine(l.Path)+" ("+OneLine(l.Reason)+")")
+	}
+	if len(links) > shown {
+		parts = append(parts, fmt.Sprintf("%d more", len(links)-shown))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // sizeCounts and severityCounts are the two halves every summary line

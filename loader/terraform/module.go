@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // File is one file of a module.
@@ -35,14 +37,20 @@ type Options struct {
 }
 
 // DirReader returns an Options.ReadFile that reads files inside dir and
-// refuses names that leave it.
+// refuses names that leave it, before and after resolving symlinks, and
+// files that are not regular or exceed safefs.DefaultMaxSize (loader/safefs).
 func DirReader(dir string) func(string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
 		clean := path.Clean(filepath.ToSlash(name))
 		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
 			return nil, os.ErrPermission
 		}
-		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
+		root, err := safefs.OpenRoot(dir, 0)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		return root.ReadFile(filepath.Join(root.Dir(), filepath.FromSlash(clean)))
 	}
 }
 

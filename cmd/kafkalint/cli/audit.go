@@ -41,6 +41,10 @@ type auditFlags struct {
 	failLevel       string
 	configFile      string
 	noInlineIgnores bool
+	maxFileSize     int64
+	// allowRepoPolicies runs the custom policies a repository's own
+	// configuration names (code from the repository under audit).
+	allowRepoPolicies bool
 }
 
 func newAudit(s Streams) *cobra.Command {
@@ -72,6 +76,8 @@ func newAudit(s Streams) *cobra.Command {
 	fl.StringVar(&f.failLevel, "fail-level", "", "lowest severity that makes the exit code 1: error, warning or info (default: --config's fail_level, else error)")
 	fl.StringVar(&f.configFile, "config", "", "configuration `FILE` for the repositories without their own .kafkalint.yaml (its globs match paths inside each repository)")
 	fl.BoolVar(&f.noInlineIgnores, "no-inline-ignores", false, "ignore every # kafkalint:ignore directive")
+	addMaxFileSize(fl, &f.maxFileSize)
+	fl.BoolVar(&f.allowRepoPolicies, "allow-repo-policies", false, "run the custom policies a repository's own .kafkalint.yaml names (they are code from that repository; default: not run, recorded as an error of the repository)")
 	cmd.AddCommand(newAuditMerge(s))
 	return cmd
 }
@@ -277,19 +283,23 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	case !info.IsDir():
 		return report.FailedRepo(spec.path, "not analyzed: not a directory")
 	}
-	engine, err := a.repoEngine(ctx, spec)
+	engine, notRun, err := a.repoEngine(ctx, spec)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	cfg, err := a.config(spec, engine)
+	cfg, err := a.config(spec, engine, notRun != nil)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	opts := loadOptions(a.flags.env, cmp.Or(a.flags.kafkaVersion, cfg.KafkaVersion), cfg, engine)
-	opts.Dir = spec.abs
+	opts.Dir = spec.abs // also the linted root: nothing outside the repository is read
+	opts.MaxFileSize = a.flags.maxFileSize
 	_, _, rep, err := analyze(ctx, engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores, false)
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+err.Error())
+	}
+	if notRun != nil {
+		rep.Errors = append(rep.Errors, *notRun)
 	}
 	rep.Finish()
 	return report.NewAuditRepo(spec.path, rep)
@@ -297,24 +307,34 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 
 // repoEngine is the shared built-in engine, or, for a repository whose own
 // .kafkalint.yaml names custom policies or parameters, an engine compiled
-// for that repository (once, for all of its clusters).
-func (a *auditor) repoEngine(ctx context.Context, spec repoSpec) (*policies.Engine, error) {
+// for that repository (once, for all of its clusters). The files it names
+// must be inside the repository. Its custom policies are code from the
+// repository under audit: without --allow-repo-policies they do not run,
+// and notRun is the error entry that says so (its data: still tunes the
+// built-in rules).
+func (a *auditor) repoEngine(ctx context.Context, spec repoSpec) (engine *policies.Engine, notRun *report.LoadError, err error) {
 	path := a.repoConfigPath(spec)
 	if path == "" {
-		return a.engine, nil
+		return a.engine, nil, nil
 	}
-	opts, err := policyOptions(path, policyFlags{})
+	opts, err := policyOptionsIn(path, spec.abs, policyFlags{})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if len(opts.Policies) > 0 && !a.flags.allowRepoPolicies {
+		notRun = &report.LoadError{File: filepath.Base(path), Message: fmt.Sprintf(
+			"the custom policies this file names (%d %s) were not run: policies from an audited repository run only with --allow-repo-policies",
+			len(opts.Policies), plural(len(opts.Policies), "path"))}
+		opts.Policies = nil
 	}
 	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
-		return a.engine, nil
+		return a.engine, notRun, nil
 	}
-	engine, err := policies.Load(ctx, opts)
+	engine, err = policies.Load(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return engine.WithTimeout(a.engine.Timeout()), nil
+	return engine.WithTimeout(a.engine.Timeout()), notRun, nil
 }
 
 // repoConfigPath is the repository's own configuration file, or "".
@@ -328,9 +348,12 @@ func (a *auditor) repoConfigPath(spec repoSpec) string {
 	return ""
 }
 
-// config is the repository's own .kafkalint.yaml (in its root only), else
-// the --config file with its globs made relative to the repository.
-func (a *auditor) config(spec repoSpec, engine *policies.Engine) (*config.Config, error) {
+// config is the repository's own .kafkalint.yaml (in its root only, read
+// inside the repository), else the --config file with its globs made
+// relative to the repository. When the repository's custom policies did
+// not run (customNotRun), its rules: may name their rules: those names are
+// accepted unchecked.
+func (a *auditor) config(spec repoSpec, engine *policies.Engine, customNotRun bool) (*config.Config, error) {
 	var found []string
 	for _, name := range config.FileNames {
 		p := filepath.Join(spec.abs, name)
@@ -344,7 +367,17 @@ func (a *auditor) config(spec repoSpec, engine *policies.Engine) (*config.Config
 		cfg.Dir = spec.abs
 		return &cfg, nil
 	case 1:
-		return config.Load(filepath.Join(spec.abs, found[0]), spec.path+"/"+found[0], ruleLookup(engine))
+		lookup := ruleLookup(engine)
+		if customNotRun {
+			known := lookup
+			lookup = func(s string) (string, bool) {
+				if id, ok := known(s); ok {
+					return id, true
+				}
+				return s, true
+			}
+		}
+		return config.LoadIn(filepath.Join(spec.abs, found[0]), spec.path+"/"+found[0], spec.abs, lookup)
 	}
 	return nil, fmt.Errorf("both %s and %s exist; keep one", found[0], found[1])
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -614,20 +613,25 @@ func TestAuditNoInlineIgnores(t *testing.T) {
 	}
 }
 
-// TestAuditAppliesRepositoryPolicies: a repository whose .kafkalint.yaml
-// names custom policies is audited with them, as `kafkalint lint` in it
-// would be; the other repositories keep the built-in rules only.
+// TestAuditAppliesRepositoryPolicies: with --allow-repo-policies, a
+// repository whose .kafkalint.yaml names custom policies (inside it) is
+// audited with them, as `kafkalint lint` in it would be; the other
+// repositories keep the built-in rules only.
 func TestAuditAppliesRepositoryPolicies(t *testing.T) {
 	auditTree(t)
-	policiesDir := filepath.Join(repoRoot(t), "examples", "custom-policies", "policies")
+	rule, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "policies", "client-sasl-ssl", "client_sasl_ssl.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	producer, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "configs", "prod", "clients", "producer.properties"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	writeFile(t, "repos/acme/policies/client_sasl_ssl.rego", string(rule))
 	writeFile(t, "repos/acme/prod/producer.properties", string(producer))
-	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: ["+strconv.Quote(policiesDir)+"]\n", ""))
+	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", ""))
 	writeFile(t, "repos/plain/prod/producer.properties", string(producer))
-	_, repos, _, _ := auditReport(t, "audit", "--format", "json", "repos")
+	_, repos, _, _ := auditReport(t, "audit", "--allow-repo-policies", "--format", "json", "repos")
 	ids := map[string][]string{}
 	for _, r := range repos {
 		for _, f := range r.Findings {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -157,11 +158,16 @@ func saveBaseline(path string, b baselineFile) error {
 
 func readBaseline(path string) (baselineFile, error) {
 	var b baselineFile
-	data, err := os.ReadFile(path)
+	// The baseline is committed with the repository under review: read it
+	// as any file (a FIFO must not hang the run, /dev/zero not fill memory).
+	data, err := safefs.ReadFile(path, 0)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
+		}
+		if r := safefs.Reason(err); r != "" {
+			return b, fmt.Errorf("baseline %s: %s", path, r)
 		}
 		return b, fmt.Errorf("baseline %s: %w (create it with --write-baseline)", path, err)
 	}

@@ -263,7 +263,8 @@ func TestInspectStreamsTheSameJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []*loader.Result{res, {Files: 1, Errors: []*loader.Error{{File: "x", Message: "y"}}}} {
+	links := []loader.SkippedLink{{Path: "a/.env", Reason: "symlink leaves the root"}}
+	for _, r := range []*loader.Result{res, {Files: 1, Errors: []*loader.Error{{File: "x", Message: "y"}}}, {SkippedLinks: links}} {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", "  ")
@@ -276,12 +277,13 @@ func TestInspectStreamsTheSameJSON(t *testing.T) {
 			errs = []*loader.Error{}
 		}
 		if err := enc.Encode(struct {
-			Version  int               `json:"version"`
-			Clusters []*loader.Cluster `json:"clusters"`
-			Errors   []*loader.Error   `json:"errors"`
-			Files    int               `json:"files"`
-			Skipped  int               `json:"skipped"`
-		}{1, clusters, errs, r.Files, r.Skipped}); err != nil {
+			Version  int                  `json:"version"`
+			Clusters []*loader.Cluster    `json:"clusters"`
+			Errors   []*loader.Error      `json:"errors"`
+			Files    int                  `json:"files"`
+			Skipped  int                  `json:"skipped"`
+			Links    []loader.SkippedLink `json:"skipped_links,omitempty"`
+		}{1, clusters, errs, r.Files, r.Skipped, r.SkippedLinks}); err != nil {
 			t.Fatal(err)
 		}
 		if err := writeModel(&got, r); err != nil {

@@ -15,6 +15,7 @@ import (
 func newInspect(s Streams) *cobra.Command {
 	var env, kafkaVersion, configFile string
 	var showSecrets bool
+	var maxFileSize int64
 	var p policyFlags
 	cmd := &cobra.Command{
 		Use:   "inspect [flags] PATH...",
@@ -33,7 +34,9 @@ func newInspect(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := loader.LoadContext(cmd.Context(), args, loadOptions(env, cmp.Or(kafkaVersion, cfg.KafkaVersion), cfg, engine))
+			opts := loadOptions(env, cmp.Or(kafkaVersion, cfg.KafkaVersion), cfg, engine)
+			opts.MaxFileSize = maxFileSize
+			res, err := loader.LoadContext(cmd.Context(), args, opts)
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -55,11 +58,13 @@ func newInspect(s Streams) *cobra.Command {
 	cmd.Flags().StringVar(&kafkaVersion, "kafka-version", "", "target Kafka version X.Y")
 	cmd.Flags().StringVar(&configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
 	cmd.Flags().BoolVar(&showSecrets, "show-secrets", false, "print the values of sensitive settings (passwords, secrets, Terraform sensitive variables) instead of (sensitive)")
+	addMaxFileSize(cmd.Flags(), &maxFileSize)
 	addPolicyFlags(cmd.Flags(), &p, false)
 	return cmd
 }
 
 // writeModel prints {"version", "clusters", "errors", "files", "skipped"}
+// (and "skipped_links" when the walk did not follow a symlink)
 // one cluster at a time, so the JSON of a large tree is never held in
 // memory as a whole (the output equals encoding the whole value at once).
 func writeModel(w io.Writer, res *loader.Result) error {
@@ -102,6 +107,18 @@ func writeModel(w io.Writer, res *loader.Result) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "],\n  \"errors\": %s,\n  \"files\": %d,\n  \"skipped\": %d\n}\n", b, res.Files, res.Skipped)
+	if _, err := fmt.Fprintf(w, "],\n  \"errors\": %s,\n  \"files\": %d,\n  \"skipped\": %d", b, res.Files, res.Skipped); err != nil {
+		return err
+	}
+	if len(res.SkippedLinks) > 0 {
+		b, err := encode(res.SkippedLinks, "  ")
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, ",\n  \"skipped_links\": %s", b); err != nil {
+			return err
+		}
+	}
+	_, err = io.WriteString(w, "\n}\n")
 	return err
 }

@@ -31,6 +31,7 @@ type lintFlags struct {
 	baselinePrune   bool
 	newFromRev      string
 	contexts        []string
+	maxFileSize     int64
 	policy          policyFlags
 }
 
@@ -62,6 +63,7 @@ func newLint(s Streams) *cobra.Command {
 	fl.BoolVar(&f.baselinePrune, "baseline-prune", false, "with --baseline: list and remove the entries that no longer match a finding")
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in or related to files changed since git `REV` (everything is still analyzed)")
 	fl.StringArrayVar(&f.contexts, "context", nil, "analyze `DIR` (repeatable) and report only findings in or related to the PATH arguments (pre-commit: --context . FILE...)")
+	addMaxFileSize(fl, &f.maxFileSize)
 	addPolicyFlags(fl, &f.policy, true)
 	return cmd
 }
@@ -126,7 +128,9 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
 		}
 	}
-	res, values, rep, err := analyze(ctx, engine, loadPaths, loadOptions(st.env, st.kafkaVersion, st.cfg, engine), st.cfg, !st.noInlineIgnores,
+	opts := loadOptions(st.env, st.kafkaVersion, st.cfg, engine)
+	opts.MaxFileSize = st.maxFileSize
+	res, values, rep, err := analyze(ctx, engine, loadPaths, opts, st.cfg, !st.noInlineIgnores,
 		st.writeBaseline != "" || st.baseline != "")
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
@@ -227,6 +231,9 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	ctx, cancel := engine.EvaluationContext(ctx) // --policy-timeout
 	defer cancel()
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
+	for _, l := range res.SkippedLinks {
+		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
+	}
 	for _, e := range res.Errors {
 		rep.Errors = append(rep.Errors, report.LoadError{File: e.File, Line: e.Line, Message: e.Message})
 	}

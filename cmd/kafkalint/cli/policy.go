@@ -69,8 +69,17 @@ func policyEngine(ctx context.Context, configFile string, p policyFlags) (*polic
 }
 
 // policyOptions merges the flags with the configuration file: a flag
-// replaces the file's list, as every flag wins over the file.
+// replaces the file's list, as every flag wins over the file. Paths from
+// the file are read only inside its repository (config.Load checks them,
+// policies.Options.*Root confine the reads); the flags may name any path.
 func policyOptions(configFile string, p policyFlags) (policies.Options, error) {
+	return policyOptionsIn(configFile, "", p)
+}
+
+// policyOptionsIn is policyOptions for a configuration file that belongs
+// to the repository directory repo (an audited repository); "" = the
+// repository config.RepoRoot finds.
+func policyOptionsIn(configFile, repo string, p policyFlags) (policies.Options, error) {
 	opts := policies.Options{Policies: p.paths, Data: p.data}
 	if len(p.paths) > 0 && len(p.data) > 0 {
 		return opts, nil
@@ -89,15 +98,22 @@ func policyOptions(configFile string, p policyFlags) (policies.Options, error) {
 	// The configuration's rules may name custom rules, which exist only
 	// once its policies are loaded: read the file for its paths here,
 	// accepting any rule name; loadConfig checks it all with the engine.
-	cfg, err := config.Load(path, displayName(path), func(s string) (string, bool) { return s, true })
+	anyRule := func(s string) (string, bool) { return s, true }
+	var cfg *config.Config
+	var err error
+	if repo != "" {
+		cfg, err = config.LoadIn(path, displayName(path), repo, anyRule)
+	} else {
+		cfg, err = config.Load(path, displayName(path), anyRule)
+	}
 	if err != nil {
 		return opts, &exitError{code: ExitError, err: err}
 	}
 	if len(opts.Policies) == 0 {
-		opts.Policies = cfg.Policies
+		opts.Policies, opts.PoliciesRoot = cfg.Policies, cfg.Repo
 	}
 	if len(opts.Data) == 0 {
-		opts.Data = cfg.Data
+		opts.Data, opts.DataRoot = cfg.Data, cfg.Repo
 	}
 	return opts, nil
 }

@@ -40,21 +40,24 @@ func newTest(s Streams) *cobra.Command {
 			"compile or no test at all.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			paths := args
+			var pathsRoot, dataRoot string // paths from .kafkalint.yaml are read inside its repository
 			if len(paths) == 0 {
 				opts, err := policyOptions(f.configFile, policyFlags{data: f.data})
 				if err != nil {
 					return err
 				}
-				paths = opts.Policies
+				if len(opts.Policies) > 0 {
+					paths, pathsRoot = opts.Policies, opts.PoliciesRoot
+				}
 				if len(f.data) == 0 {
-					f.data = opts.Data
+					f.data, dataRoot = opts.Data, opts.DataRoot
 				}
 			}
 			if len(paths) == 0 {
 				paths = []string{"."}
 			}
 			run, err := policies.RunTests(cmd.Context(), policies.TestOptions{
-				Paths: paths, Data: f.data, Run: f.run, Coverage: f.coverage, Timeout: f.timeout,
+				Paths: paths, Data: f.data, PathsRoot: pathsRoot, DataRoot: dataRoot, Run: f.run, Coverage: f.coverage, Timeout: f.timeout,
 			})
 			if err != nil {
 				return &exitError{code: ExitError, err: err}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // FileNames are the names looked for in the working directory and its
@@ -65,6 +66,12 @@ type Config struct {
 	// Load makes relative paths absolute against Dir.
 	Policies []string
 	Data     []string
+	// Repo is the repository the file belongs to (LoadIn): the file and
+	// every path it names are inside it.
+	Repo string
+
+	// lines are the lines of the Policies and Data entries, as written.
+	lines map[string]int
 }
 
 // Environment is one entry of `environments:`.
@@ -112,28 +119,92 @@ func Find(dir string) (string, error) {
 }
 
 // Load reads and checks the file at path; name is how messages refer to it.
+// The file belongs to RepoRoot of its directory (LoadIn).
 func Load(path, name string, rules RuleLookup) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, Errors{{File: name, Msg: fmt.Sprintf("cannot read configuration: %v", unwrapPath(err))}}
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
+	}
+	return LoadIn(path, name, RepoRoot(filepath.Dir(abs)), rules)
+}
+
+// LoadIn reads and checks the file at path, which belongs to the
+// repository directory repo: the file is read inside repo (a symlink to
+// /proc/self/environ is refused), and its policies: and data: must name
+// files inside repo too, after resolving symlinks. A repository under
+// review (a pull request, an audited repository) must not make kafkalint
+// read another repository's or the machine's files into its findings;
+// paths outside it can be given on the command line (--policy, --data).
+func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
+	root, err := safefs.OpenRoot(repo, 0)
+	if err != nil {
+		return nil, Errors{{File: name, Msg: fmt.Sprintf("cannot read configuration: %v", unwrapPath(err))}}
+	}
+	defer root.Close()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := root.ReadFile(abs)
+	if err != nil {
+		msg := safefs.Reason(err)
+		if msg == "" {
+			msg = unwrapPath(err).Error()
+		}
+		return nil, Errors{{File: name, Msg: "cannot read configuration: " + msg}}
 	}
 	c, err := Parse(name, data, rules)
 	if err != nil {
 		return nil, err
 	}
-	c.Path, c.Dir = abs, filepath.Dir(abs)
-	for _, list := range [][]string{c.Policies, c.Data} {
-		for i, p := range list {
+	c.Path, c.Dir, c.Repo = abs, filepath.Dir(abs), root.Dir()
+	var errs Errors
+	for _, l := range []struct {
+		what, flag string
+		list       []string
+	}{{"policies", "--policy", c.Policies}, {"data", "--data", c.Data}} {
+		for i, p := range l.list {
+			written := p
 			if !filepath.IsAbs(p) {
-				list[i] = filepath.Join(c.Dir, filepath.FromSlash(p))
+				l.list[i] = filepath.Join(c.Dir, filepath.FromSlash(p))
+			}
+			if _, err := root.Stat(l.list[i]); errors.Is(err, safefs.ErrOutside) {
+				errs = append(errs, &Error{File: name, Line: c.lines[written], Msg: fmt.Sprintf(
+					"%s %q is outside the repository (%s): a configuration file names only files inside it; give others on the command line (%s)",
+					l.what, written, repoName(repo), l.flag)})
 			}
 		}
 	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// repoName is how messages name a repository directory: its base name
+// (the full path of the machine running the audit is nobody's business).
+func repoName(repo string) string {
+	return filepath.Base(repo)
+}
+
+// RepoRoot is the repository a configuration file in dir belongs to: the
+// nearest directory at or above dir that holds .git (a git work tree),
+// else dir itself.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
+	for d := abs; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return abs
+		}
+		d = parent
+	}
 }
 
 func unwrapPath(err error) error {
@@ -368,6 +439,10 @@ func (p *parser) paths(v *yaml.Node, what string) []string {
 			continue
 		}
 		out = append(out, s)
+		if p.cfg.lines == nil {
+			p.cfg.lines = map[string]int{}
+		}
+		p.cfg.lines[s] = item.Line
 	}
 	return out
 }

@@ -400,14 +400,15 @@ func FuzzParse(f *testing.F) {
 func TestPoliciesAndData(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".kafkalint.yaml")
-	if err := os.WriteFile(path, []byte("policies:\n  - policies/kafka\n  - /abs/rules.rego\ndata: thresholds.yaml\n"), 0o600); err != nil {
+	abs := filepath.Join(dir, "abs", "rules.rego")
+	if err := os.WriteFile(path, []byte("policies:\n  - policies/kafka\n  - "+abs+"\ndata: thresholds.yaml\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	c, err := Load(path, ".kafkalint.yaml", lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(dir, "policies", "kafka"), filepath.FromSlash("/abs/rules.rego")}
+	want := []string{filepath.Join(dir, "policies", "kafka"), abs}
 	if diff := cmp.Diff(want, c.Policies); diff != "" {
 		t.Errorf("policies (-want +got):\n%s", diff)
 	}
@@ -426,5 +427,66 @@ func TestPoliciesAndData(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: error %v, want %q", text, err, msg)
 		}
+	}
+}
+
+// TestPathsStayInTheRepository: policies: and data: name files inside the
+// repository (the configuration's directory, or the git work tree holding
+// it), after resolving symlinks; anything else is refused at its line.
+func TestPathsStayInTheRepository(t *testing.T) {
+	top := t.TempDir()
+	repo := filepath.Join(top, "repo")
+	writeTestFile(t, filepath.Join(top, "other", "x.yaml"), "kafkalint: {}\n")
+	writeTestFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeTestFile(t, filepath.Join(repo, "shared", "ok.yaml"), "kafkalint: {}\n")
+	if err := os.Symlink(filepath.Join(top, "other"), filepath.Join(repo, "link")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(repo, "svc", ".kafkalint.yaml")
+	writeTestFile(t, path, "data:\n  - ../../other/x.yaml\n  - /etc/passwd\n  - ../link/x.yaml\n  - ../shared/ok.yaml\npolicies: [/etc]\n")
+	_, err := Load(path, "svc/.kafkalint.yaml", lookup)
+	want := []string{
+		`svc/.kafkalint.yaml:2: data "../../other/x.yaml" is outside the repository (repo)`,
+		`svc/.kafkalint.yaml:3: data "/etc/passwd" is outside the repository (repo)`,
+		`svc/.kafkalint.yaml:4: data "../link/x.yaml" is outside the repository (repo)`,
+		`svc/.kafkalint.yaml:6: policies "/etc" is outside the repository (repo)`,
+	}
+	var got []string
+	if err != nil {
+		got = strings.Split(err.Error(), "\n")
+	}
+	if len(got) != len(want) {
+		t.Fatalf("errors:\n%v\nwant %d", err, len(want))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("error %d = %q, want it to start with %q", i, got[i], want[i])
+		}
+	}
+	// In an audit the repository is the audited directory, even inside a
+	// larger git work tree: ../shared is another repository there.
+	writeTestFile(t, path, "data: [../shared/ok.yaml]\n")
+	if _, err := Load(path, "svc/.kafkalint.yaml", lookup); err != nil {
+		t.Errorf("a file inside the git work tree: %v", err)
+	}
+	if _, err := LoadIn(path, "svc/.kafkalint.yaml", filepath.Join(repo, "svc"), lookup); err == nil || !strings.Contains(err.Error(), "outside the repository (svc)") {
+		t.Errorf("LoadIn the svc repository: %v, want outside the repository", err)
+	}
+	// The configuration file itself is read inside the repository.
+	if err := os.Symlink(filepath.Join(top, "other", "x.yaml"), filepath.Join(repo, "svc", ".kafkalint.yml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadIn(filepath.Join(repo, "svc", ".kafkalint.yml"), "svc/.kafkalint.yml", filepath.Join(repo, "svc"), lookup); err == nil || !strings.Contains(err.Error(), "resolves outside the linted root") {
+		t.Errorf("a configuration symlinked out of the repository: %v", err)
+	}
+}
+
+func writeTestFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package cli
+
+import "testing"
+
+func mkfifo(t *testing.T, _ string) {
+	t.Helper()
+	t.Skip("no named pipes here")
+}
