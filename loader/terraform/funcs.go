@@ -45,7 +45,7 @@ func (m *module) terraformFuncs() map[string]function.Function {
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)), "toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-		"length": lengthFunc, "lookup": lookupFunc, "replace": replaceFunc, "one": oneFunc, "sum": sumFunc,
+		"length": lengthFunc, "lookup": lookupFunc, "replace": m.replaceFunc(), "one": oneFunc, "sum": sumFunc,
 		"startswith": startsWithFunc, "endswith": endsWithFunc, "strcontains": strContainsFunc,
 	}
 	fs["templatefile"] = m.templateFileFunc(fs)
@@ -126,24 +126,40 @@ var lookupFunc = function.New(&function.Spec{
 })
 
 // replaceFunc is Terraform's replace: a substring wrapped in slashes is a
-// regular expression.
-var replaceFunc = function.New(&function.Spec{
-	Params: []function.Parameter{
-		{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}, {Name: "replace", Type: cty.String},
-	},
-	Type: function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		str, sub, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
-		if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
-			re, err := regexp.Compile(sub[1 : len(sub)-1])
-			if err != nil {
-				return cty.NilVal, err
+// regular expression. A regular expression's replacement is built match by
+// match, so that a result over the string limit is refused before it is.
+func (m *module) replaceFunc() function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}, {Name: "replace", Type: cty.String},
+		},
+		Type: function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			str, sub, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+			if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
+				re, err := regexp.Compile(sub[1 : len(sub)-1])
+				if err != nil {
+					return cty.NilVal, err
+				}
+				dollars := strings.Count(repl, "$")
+				var out []byte
+				last := 0
+				for _, loc := range re.FindAllStringSubmatchIndex(str, -1) {
+					// Every $ expands to a group of the match at most.
+					if len(out)+loc[0]-last+len(repl)+dollars*(loc[1]-loc[0]) > m.limits.MaxString {
+						m.over("the length of a string", m.limits.MaxString, m.site)
+						return cty.NilVal, errOverBudget
+					}
+					out = append(out, str[last:loc[0]]...)
+					out = re.ExpandString(out, repl, str, loc)
+					last = loc[1]
+				}
+				return cty.StringVal(string(append(out, str[last:]...))), nil
 			}
-			return cty.StringVal(re.ReplaceAllString(str, repl)), nil
-		}
-		return cty.StringVal(strings.ReplaceAll(str, sub, repl)), nil
-	},
-})
+			return cty.StringVal(strings.ReplaceAll(str, sub, repl)), nil
+		},
+	})
+}
 
 // oneFunc is Terraform's one: the only element of a list, tuple or set,
 // null for an empty one.
@@ -238,6 +254,11 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 			if err != nil {
 				return cty.UnknownVal(cty.String), nil
 			}
+			if err := nestingError(name, data, m.limits.MaxNesting); err != nil {
+				m.over("the nesting of "+name, m.limits.MaxNesting, m.site)
+				return cty.NilVal, errOverBudget
+			}
+			site := m.site
 			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
 			if diags.HasErrors() {
 				return cty.NilVal, diags
@@ -266,9 +287,18 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 					ctx.Variables[k.AsString()] = v
 				}
 			}
-			v, diags := expr.Value(ctx)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
+			// Evaluated by the module's evaluator, within its limits; as
+			// before, without position marks (the text is another file's).
+			before := m.failed
+			m.plain++
+			v := m.eval(expr, ctx, 0)
+			m.plain--
+			m.site = site
+			if m.failed != before {
+				return cty.NilVal, errors.New("invalid template")
+			}
+			if !v.IsKnown() {
+				return cty.UnknownVal(cty.String).WithMarks(marks), nil
 			}
 			v, err = convert.Convert(v, cty.String)
 			if err != nil {

@@ -24,6 +24,9 @@ func Load(files []File, opts Options) (res *Result) {
 	}
 	m.setup()
 	m.extract(res)
+	if m.budget.notice != nil {
+		res.Errors = append(res.Errors, m.budget.notice)
+	}
 	for name, cs := range res.Comments {
 		slices.SortFunc(cs, func(a, b Comment) int { return cmp.Compare(a.Line, b.Line) })
 		res.Comments[name] = slices.CompactFunc(cs, func(a, b Comment) bool { return a == b })
