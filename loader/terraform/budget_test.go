@@ -258,3 +258,49 @@ func TestJSONDuplicateKeys(t *testing.T) {
 		t.Errorf("false duplicate: %+v", res.Errors)
 	}
 }
+
+// TestProportional: many locals, or many clusters and configurations, cost
+// memory in proportion to their number (building an evaluation context per
+// local, or per block, cost its square, and counting declarations per
+// reference its cube): doubling the module at most about doubles what
+// loading it allocates.
+func TestProportional(t *testing.T) {
+	gen := map[string]func(n int) string{
+		"locals": func(n int) string {
+			var b strings.Builder
+			b.WriteString("locals {\n")
+			for i := range n {
+				fmt.Fprintf(&b, "  l%d = \"v%d\"\n", i, i)
+			}
+			b.WriteString("}\n")
+			return b.String()
+		},
+		"clusters": func(n int) string {
+			var b strings.Builder
+			for i := range n {
+				fmt.Fprintf(&b, "resource \"aws_msk_configuration\" \"c%d\" {\n  server_properties = \"a=1\"\n}\n", i)
+				fmt.Fprintf(&b, "resource \"aws_msk_cluster\" \"k%d\" {\n  configuration_info { arn = aws_msk_configuration.c%d.arn }\n}\n", i, i)
+			}
+			return b.String()
+		},
+	}
+	for name, g := range gen {
+		t.Run(name, func(t *testing.T) {
+			alloc := func(n int) uint64 {
+				files := []File{{Name: "m/main.tf", Data: []byte(g(n))}}
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				res := loadWithin(t, 20*time.Second, 1<<30, files, Options{})
+				runtime.ReadMemStats(&after)
+				if len(res.Errors) != 0 {
+					t.Fatalf("errors: %+v", res.Errors)
+				}
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			small, large := alloc(500), alloc(1000)
+			if ratio := float64(large) / float64(small); ratio > 3 {
+				t.Errorf("500 → 1000: allocations grew %.1f× (%d → %d KiB), want about 2×", ratio, small>>10, large>>10)
+			}
+		})
+	}
+}

@@ -854,19 +854,35 @@ func (m *module) buildCtx(s *source) *hcl.EvalContext {
 			}
 		}
 		for name, set := range byName {
-			if set.src == s || len(m.sameAddress(typ, name)) == 1 {
+			if set.src == s || m.addresses(typ, name) == 1 {
 				obj[name] = set.value
 			}
 		}
 		vars[typ] = cty.ObjectVal(obj)
 	}
 	for name, set := range m.linkables["module"] {
-		if set.src == s || len(m.sameAddress("module", name)) == 1 {
+		if set.src == s || m.addresses("module", name) == 1 {
 			modules[name] = set.value
 		}
 	}
 	vars["module"] = cty.ObjectVal(modules)
 	return &hcl.EvalContext{Variables: vars, Functions: m.functions(s)}
+}
+
+// addresses counts the declarations of one resource or module address,
+// from a table built once: counting them per reference cost the cube of
+// the number of resources.
+func (m *module) addresses(typ, name string) int {
+	if m.addrCount == nil {
+		m.addrCount = map[[2]string]int{}
+		for _, c := range m.calls {
+			m.addrCount[[2]string{"module", c.name}]++
+		}
+		for _, r := range m.resources {
+			m.addrCount[[2]string{r.typ, r.name}]++
+		}
+	}
+	return m.addrCount[[2]string{typ, name}]
 }
 
 // sameAddress lists the declarations of one resource or module address
@@ -1022,20 +1038,28 @@ var standardAttrs = []string{
 }
 
 // linkValue builds the value references to one instance see.
-func (m *module) linkValue(typ, group string) cty.Value {
+func (m *module) linkValue(typ, name, group string) cty.Value {
 	attrs := map[string]cty.Value{}
-	names := slices.Clone(standardAttrs)
-	for _, t := range m.traversals {
-		if t.RootName() != typ {
-			continue
-		}
-		for _, step := range t[1:] {
-			if a, ok := step.(hcl.TraverseAttr); ok {
-				names = append(names, a.Name)
+	if m.refAttrs == nil {
+		// The attribute names the references to each block use, once: an
+		// object per instance with every name any reference uses cost
+		// the square of the number of blocks.
+		m.refAttrs = map[[2]string][]string{}
+		for _, t := range m.traversals {
+			if len(t) < 2 {
+				continue
+			}
+			if block, ok := t[1].(hcl.TraverseAttr); ok {
+				key := [2]string{t.RootName(), block.Name}
+				for _, step := range t[2:] {
+					if a, ok := step.(hcl.TraverseAttr); ok {
+						m.refAttrs[key] = append(m.refAttrs[key], a.Name)
+					}
+				}
 			}
 		}
 	}
-	for _, n := range names {
+	for _, n := range slices.Concat(standardAttrs, m.refAttrs[[2]string{typ, name}]) {
 		attrs[n] = cty.DynamicVal
 		if linkAttr(n) {
 			attrs[n] = cty.StringVal(refPrefix + group)
@@ -1045,13 +1069,13 @@ func (m *module) linkValue(typ, group string) cty.Value {
 }
 
 // setValue builds the value of a block from its instances.
-func (m *module) setValue(typ string, insts []instance, groupOf func(instance) string) cty.Value {
+func (m *module) setValue(typ, name string, insts []instance, groupOf func(instance) string) cty.Value {
 	if len(insts) == 1 && insts[0].key == cty.NilVal {
-		return m.linkValue(typ, groupOf(insts[0]))
+		return m.linkValue(typ, name, groupOf(insts[0]))
 	}
 	if len(insts) == 1 && insts[0].unknown {
 		if insts[0].key.Type() == cty.Number {
-			return cty.TupleVal([]cty.Value{m.linkValue(typ, groupOf(insts[0]))})
+			return cty.TupleVal([]cty.Value{m.linkValue(typ, name, groupOf(insts[0]))})
 		}
 		return cty.DynamicVal
 	}
@@ -1061,13 +1085,13 @@ func (m *module) setValue(typ string, insts []instance, groupOf func(instance) s
 	if insts[0].key.Type() == cty.Number {
 		vals := make([]cty.Value, len(insts))
 		for i, in := range insts {
-			vals[i] = m.linkValue(typ, groupOf(in))
+			vals[i] = m.linkValue(typ, name, groupOf(in))
 		}
 		return cty.TupleVal(vals)
 	}
 	obj := map[string]cty.Value{}
 	for _, in := range insts {
-		obj[in.key.AsString()] = m.linkValue(typ, groupOf(in))
+		obj[in.key.AsString()] = m.linkValue(typ, name, groupOf(in))
 	}
 	return cty.ObjectVal(obj)
 }

@@ -134,6 +134,11 @@ type module struct {
 	assigned map[string]*assignment
 
 	ctxs map[*source]*hcl.EvalContext
+	// addrCount counts the blocks of each address; refAttrs are the
+	// attribute names references to each address use (see addresses,
+	// linkValue).
+	addrCount map[[2]string]int
+	refAttrs  map[[2]string][]string
 	// localBase are the contexts locals are evaluated in, by file.
 	localBase map[*source]*hcl.EvalContext
 	funcs     map[string]function.Function
