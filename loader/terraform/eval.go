@@ -885,26 +885,6 @@ func (m *module) addresses(typ, name string) int {
 	return m.addrCount[[2]string{typ, name}]
 }
 
-// sameAddress lists the declarations of one resource or module address
-// (several only when a directory mixes modules).
-func (m *module) sameAddress(typ, name string) []*source {
-	var out []*source
-	if typ == "module" {
-		for _, c := range m.calls {
-			if c.name == name {
-				out = append(out, c.src)
-			}
-		}
-		return out
-	}
-	for _, r := range m.resources {
-		if r.typ == typ && r.name == name {
-			out = append(out, r.src)
-		}
-	}
-	return out
-}
-
 // functions are Terraform's functions plus, for every other function the
 // module calls, one whose result is unknown. Built once per module.
 func (m *module) functions(*source) map[string]function.Function {
