@@ -36,8 +36,9 @@ type Limits struct {
 	// converting, encoding or flattening a value visits it that way.
 	MaxNodes int
 	// MaxWork is the evaluation work of one module: for-expression
-	// iterations, elements of function results, value nodes inspected and
-	// every 64 bytes of strings built from interpolations.
+	// iterations, value nodes inspected (function arguments and results,
+	// elements of constructed values) and every 64 bytes of strings that
+	// templates and functions build.
 	MaxWork int
 	// MaxDepth is the nesting of evaluation: expressions within
 	// expressions, and locals that refer to locals.
@@ -363,7 +364,12 @@ func (m *module) guard(name string, f function.Function) function.Function {
 			if err != nil {
 				return out, err
 			}
-			if _, _, ok := m.measure(out, site); !ok {
+			// Strings a function makes are new memory each call (a
+			// for-expression padding a string a thousand times holds a
+			// thousand copies): their bytes count as work, as a
+			// template's do.
+			_, outBytes, ok := m.measure(out, site)
+			if !ok || !m.charge(outBytes/64, site) {
 				return cty.NilVal, errOverBudget
 			}
 			return out, nil
@@ -457,6 +463,15 @@ func (m *module) predict(name string, args []cty.Value, nodes, bytes int) (what 
 			}
 		}
 		return col, m.limits.MaxCollection, product
+	case "jsondecode", "csvdecode":
+		// Every element of the result is written with a separator.
+		if len(args) == 1 {
+			if s, ok := known(args[0]); ok && s.Type() == cty.String {
+				text := s.AsString()
+				n := 1 + strings.Count(text, ",") + strings.Count(text, "\n") + strings.Count(text, ":")
+				return "the size of a value", m.limits.MaxNodes, n
+			}
+		}
 	case "chunklist":
 		if len(args) == 2 && intArg(args[1]) == 0 {
 			return // chunklist(l, 0) is l whole

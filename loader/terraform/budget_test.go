@@ -100,6 +100,12 @@ func TestEvaluationBudgets(t *testing.T) {
 		fmt.Fprintf(&b, "  c%d = local.c%d\n", 9999-i, 9999-i+1)
 	}
 	chain := b.String() + "  x = local.c8499\n}\n"
+	b.Reset()
+	b.WriteString("locals {\n  d0 = \"0,\"\n")
+	for i := 1; i <= 17; i++ {
+		fmt.Fprintf(&b, "  d%d = \"${local.d%d}${local.d%d}\"\n", i, i-1, i-1)
+	}
+	commas := b.String() + "  x = jsondecode(\"[${local.d17}0]\")\n}\n" // 131,073 elements, line 20
 	cases := []struct {
 		name, src string
 		line      int
@@ -133,6 +139,9 @@ func TestEvaluationBudgets(t *testing.T) {
 				t.Errorf("want kafka_topic.ok and one kafka_topic.bad of unknown multiplicity, got %+v", res.Topics)
 			}
 		}},
+		{"padding in a loop", "locals {\n  x = [for i in range(1000) : format(\"%1000000s\", \"x\")]\n}\n",
+			2, "the module's evaluation work", partitionsUnknown},
+		{"jsondecode of many elements", commas, 20, "the size of a value", partitionsUnknown},
 		{"try does not hide a limit",
 			"locals {\n  x = try([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]], \"fallback\")\n}\n",
 			2, "the module's evaluation work", partitionsUnknown},
@@ -303,4 +312,24 @@ func TestProportional(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFileReadOnce: file() in a loop reads the file once, and the copies
+// of its text the loop makes count against the module's work.
+func TestFileReadOnce(t *testing.T) {
+	reads := 0
+	opts := Options{ReadFile: func(string) ([]byte, error) {
+		reads++
+		return []byte(strings.Repeat("x", 512<<10)), nil
+	}}
+	src := "locals {\n  x = [for i in range(1000) : \"${file(\"big.txt\")}!\"]\n}\n" + badTopic
+	res := loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: []byte(src)}, {Name: "m/b.tf", Data: []byte(okTopic)}}, opts)
+	if reads != 1 {
+		t.Errorf("big.txt read %d times, want once", reads)
+	}
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "the module's evaluation work") {
+		t.Errorf("want the work limit, got %+v", res.Errors)
+	}
+	partitionsUnknown(t, res)
+	checkOK(t, res)
 }

@@ -229,7 +229,7 @@ func (m *module) fileFunc() function.Function {
 		Params: []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			data, err := m.readModuleFile(args[0].AsString())
+			data, err := m.readOnce(args[0].AsString())
 			if err != nil {
 				return cty.UnknownVal(cty.String), nil
 			}
@@ -250,7 +250,7 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 		Type: function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			name := args[0].AsString()
-			data, err := m.readModuleFile(name)
+			data, err := m.readOnce(name)
 			if err != nil {
 				return cty.UnknownVal(cty.String), nil
 			}
@@ -307,6 +307,25 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 			return v.WithMarks(marks), nil
 		},
 	})
+}
+
+// readOnce reads a file for file() or templatefile() once per module: a
+// for-expression calling file() a thousand times reads it once.
+func (m *module) readOnce(name string) ([]byte, error) {
+	if r, ok := m.read[name]; ok {
+		return r.data, r.err
+	}
+	data, err := m.readModuleFile(name)
+	if m.read == nil {
+		m.read = map[string]readResult{}
+	}
+	m.read[name] = readResult{data, err}
+	return data, err
+}
+
+type readResult struct {
+	data []byte
+	err  error
 }
 
 func (m *module) readModuleFile(name string) ([]byte, error) {

@@ -139,6 +139,8 @@ type module struct {
 	// linkValue).
 	addrCount map[[2]string]int
 	refAttrs  map[[2]string][]string
+	// read are the files file() and templatefile() read, by name.
+	read map[string]readResult
 	// localBase are the contexts locals are evaluated in, by file.
 	localBase map[*source]*hcl.EvalContext
 	funcs     map[string]function.Function
