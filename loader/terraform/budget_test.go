@@ -333,3 +333,31 @@ func TestFileReadOnce(t *testing.T) {
 	partitionsUnknown(t, res)
 	checkOK(t, res)
 }
+
+// TestServerPropertiesText: a server_properties text is rendered piece by
+// piece (to locate every line); the text as a whole is held to the string
+// limit, though each piece is within it.
+func TestServerPropertiesText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("locals {\n  s0 = \"ab\"\n")
+	for i := 1; i <= 18; i++ {
+		fmt.Fprintf(&b, "  s%d = \"${local.s%d}${local.s%d}\"\n", i, i-1, i-1)
+	}
+	b.WriteString("}\n") // local.s18: 512 KiB
+	for name, props := range map[string]string{
+		"join": `join("\n", [for i in range(1000) : "k${i}=${local.s18}"])`,
+		"heredoc": "<<EOT\n" + strings.Repeat("k=${local.s18}\n", 1000) + "EOT",
+	} {
+		t.Run(name, func(t *testing.T) {
+			src := b.String() + "resource \"aws_msk_configuration\" \"c\" {\n  server_properties = " + props + "\n}\n"
+			res := loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: []byte(src)}, {Name: "m/b.tf", Data: []byte(okTopic)}}, Options{})
+			if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "gave up") {
+				t.Errorf("want one limit error, got %+v", res.Errors)
+			}
+			if len(res.Brokers) != 1 || !res.Brokers[0].Properties.Incomplete || len(res.Brokers[0].Properties.Entries) != 0 {
+				t.Errorf("want one configuration with an incomplete text, got %+v", res.Brokers)
+			}
+			checkOK(t, res)
+		})
+	}
+}
