@@ -345,7 +345,7 @@ func TestServerPropertiesText(t *testing.T) {
 	}
 	b.WriteString("}\n") // local.s18: 512 KiB
 	for name, props := range map[string]string{
-		"join": `join("\n", [for i in range(1000) : "k${i}=${local.s18}"])`,
+		"join":    `join("\n", [for i in range(1000) : "k${i}=${local.s18}"])`,
 		"heredoc": "<<EOT\n" + strings.Repeat("k=${local.s18}\n", 1000) + "EOT",
 	} {
 		t.Run(name, func(t *testing.T) {
