@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -47,6 +48,11 @@ type Limits struct {
 	// before the file is parsed (HCL's parser is recursive: 50,000 levels
 	// exhaust memory).
 	MaxNesting int
+	// MaxTemplateLines is the number of lines of a heredoc (several in a
+	// file: the square root of the sum of their squares), and of a
+	// templatefile() template, checked before parsing: HCL's parser takes
+	// time quadratic in them.
+	MaxTemplateLines int
 }
 
 // DefaultLimits are far above what a Kafka module needs and far below
@@ -58,6 +64,9 @@ var DefaultLimits = Limits{
 	MaxWork:       200_000,
 	MaxDepth:      1_000,
 	MaxNesting:    500,
+	// 3,000 lines parse in about half a second; a server.properties
+	// heredoc has a few dozen.
+	MaxTemplateLines: 3_000,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -65,6 +74,7 @@ func (l Limits) withDefaults() Limits {
 	for _, f := range []struct{ v, def *int }{
 		{&l.MaxString, &d.MaxString}, {&l.MaxCollection, &d.MaxCollection}, {&l.MaxNodes, &d.MaxNodes},
 		{&l.MaxWork, &d.MaxWork}, {&l.MaxDepth, &d.MaxDepth}, {&l.MaxNesting, &d.MaxNesting},
+		{&l.MaxTemplateLines, &d.MaxTemplateLines},
 	} {
 		if *f.v <= 0 {
 			*f.v = *f.def
@@ -254,6 +264,52 @@ func nestingError(name string, data []byte, limit int) *Error {
 		}
 	}
 	return nil
+}
+
+// heredocError refuses a file whose heredocs are too long: HCL's parser
+// joins the lines of a heredoc in time (and garbage) quadratic in their
+// number (20,000 lines, 80 KB, took a minute). The squares of the heredocs'
+// line counts may add up to limit²: one heredoc of limit lines, or more
+// shorter ones. A heredoc is <<ID or <<-ID at the end of a line, up to a
+// line holding just ID; one that is never closed is not counted (HCL
+// rejects the file anyway).
+func heredocError(name string, data []byte, limit int) *Error {
+	lines := bytes.Split(data, []byte("\n"))
+	total := 0 // the sum of the squares
+	for i := 0; i < len(lines); i++ {
+		open := bytes.LastIndex(lines[i], []byte("<<"))
+		if open < 0 {
+			continue
+		}
+		id := bytes.TrimPrefix(bytes.TrimRight(lines[i][open+2:], " \t\r"), []byte("-"))
+		if !heredocID(id) {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			if bytes.Equal(bytes.TrimSpace(lines[j]), id) {
+				total += (j - i - 1) * (j - i - 1)
+				if total > limit*limit {
+					return &Error{File: name, Line: i + 1, Message: fmt.Sprintf("heredocs too long to parse (one of at most %d lines, or several shorter); the file is not read", limit)}
+				}
+				i = j
+				break
+			}
+		}
+	}
+	return nil
+}
+
+func heredocID(id []byte) bool {
+	if len(id) == 0 {
+		return false
+	}
+	for k, c := range id {
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (k == 0 || c != '-' && (c < '0' || c > '9')) {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonError scans a JSON file before HCL parses it: nesting deeper than
@@ -463,6 +519,17 @@ func (m *module) predict(name string, args []cty.Value, nodes, bytes int) (what 
 			}
 		}
 		return col, m.limits.MaxCollection, product
+	case "regexall":
+		if len(args) == 2 {
+			pattern, ok1 := known(args[0])
+			s, ok2 := known(args[1])
+			if ok1 && ok2 {
+				if re, err := regexp.Compile(pattern.AsString()); err == nil {
+					// Counting stops just past the limit.
+					return col, m.limits.MaxCollection, len(re.FindAllStringIndex(s.AsString(), m.limits.MaxCollection+1))
+				}
+			}
+		}
 	case "jsondecode", "csvdecode":
 		// Every element of the result is written with a separator.
 		if len(args) == 1 {

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -142,6 +143,9 @@ func TestEvaluationBudgets(t *testing.T) {
 		{"padding in a loop", "locals {\n  x = [for i in range(1000) : format(\"%1000000s\", \"x\")]\n}\n",
 			2, "the module's evaluation work", partitionsUnknown},
 		{"jsondecode of many elements", commas, 20, "the size of a value", partitionsUnknown},
+		{"regexall matches", upTo19 + "  x = regexall(\".\", local.s19)\n}\n", 22, "the number of elements of a collection", partitionsUnknown},
+		{"templatefile in a loop", "locals {\n  x = [for i in range(1000) : [for j in range(100) : templatefile(\"t.tpl\", {})]]\n}\n",
+			2, "the module's evaluation work", partitionsUnknown},
 		{"try does not hide a limit",
 			"locals {\n  x = try([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]], \"fallback\")\n}\n",
 			2, "the module's evaluation work", partitionsUnknown},
@@ -152,7 +156,9 @@ func TestEvaluationBudgets(t *testing.T) {
 			if !strings.Contains(src, `"bad"`) {
 				src += badTopic
 			}
-			res := loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: []byte(src)}, {Name: "m/b.tf", Data: []byte(okTopic)}}, Options{})
+			tpl := []byte("k=" + strings.Repeat("v", 400_000))
+			opts := Options{ReadFile: func(string) ([]byte, error) { return tpl, nil }}
+			res := loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: []byte(src)}, {Name: "m/b.tf", Data: []byte(okTopic)}}, opts)
 			if len(res.Errors) != 1 {
 				t.Fatalf("want one error, got %+v", res.Errors)
 			}
@@ -360,4 +366,40 @@ func TestServerPropertiesText(t *testing.T) {
 			checkOK(t, res)
 		})
 	}
+}
+
+// TestTemplateLines: HCL's parser takes time quadratic in a heredoc's
+// lines (20,000 lines, 80 KB, took a minute): past the limit a file is
+// refused before parsing, and a templatefile() template is unknown.
+func TestTemplateLines(t *testing.T) {
+	heredoc := func(n int) []byte {
+		return []byte("resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<-EOT\n" + strings.Repeat("k=v\n", n) + "  EOT\n}\n")
+	}
+	res := loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: heredoc(20_000)}, {Name: "m/b.tf", Data: []byte(okTopic)}}, Options{})
+	if len(res.Errors) != 1 || res.Errors[0].File != "m/a.tf" || res.Errors[0].Line != 2 ||
+		res.Errors[0].Message != "heredocs too long to parse (one of at most 3000 lines, or several shorter); the file is not read" {
+		t.Errorf("20,000 lines: want the heredoc error at m/a.tf:2, got %+v", res.Errors)
+	}
+	checkOK(t, res)
+	res = loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: heredoc(2_500)}}, Options{})
+	if len(res.Errors) != 0 || len(res.Brokers) != 1 || len(res.Brokers[0].Properties.Entries) != 1 {
+		t.Errorf("2,500 lines: want the configuration read, got %+v", res.Errors)
+	}
+	// Two of 2,500 lines are too long together.
+	two := append(heredoc(2_500), bytes.ReplaceAll(heredoc(2_500), []byte(`"c"`), []byte(`"d"`))...)
+	if res = Load([]File{{Name: "m/a.tf", Data: two}}, Options{}); len(res.Errors) != 1 || res.Errors[0].Line != 2506 {
+		t.Errorf("two of 2,500 lines: want the heredoc error at the second, got %+v", res.Errors)
+	}
+	// A << in a comment, never closed, is no heredoc.
+	res = Load([]File{{Name: "m/a.tf", Data: []byte("# x <<EOT\n" + strings.Repeat("# line\n", 6_000) + okTopic)}}, Options{})
+	if len(res.Errors) != 0 {
+		t.Errorf("comment: %+v", res.Errors)
+	}
+	tpl := []byte(strings.Repeat("k=v\n", 20_000))
+	opts := Options{ReadFile: func(string) ([]byte, error) { return tpl, nil }}
+	res = loadWithin(t, 20*time.Second, 256<<20, []File{{Name: "m/a.tf", Data: []byte("locals {\n  x = templatefile(\"t.tpl\", {})\n}\n" + badTopic)}}, opts)
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "the number of lines of t.tpl exceeds the limit of 3000") {
+		t.Errorf("template: want the lines limit, got %+v", res.Errors)
+	}
+	partitionsUnknown(t, res)
 }

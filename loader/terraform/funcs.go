@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -250,19 +251,39 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 		Type: function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			name := args[0].AsString()
-			data, err := m.readOnce(name)
-			if err != nil {
-				return cty.UnknownVal(cty.String), nil
-			}
-			if err := nestingError(name, data, m.limits.MaxNesting); err != nil {
-				m.over("the nesting of "+name, m.limits.MaxNesting, m.site)
-				return cty.NilVal, errOverBudget
-			}
 			site := m.site
-			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
+			t, ok := m.templates[name]
+			if !ok {
+				// Read, checked and parsed once per module.
+				data, err := m.readOnce(name)
+				switch {
+				case err != nil:
+					t.unread = true
+				case nestingError(name, data, m.limits.MaxNesting) != nil:
+					t.tooDeep = true
+				case bytes.Count(data, []byte("\n")) > m.limits.MaxTemplateLines:
+					t.tooLong = true
+				default:
+					t.expr, t.diags = hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+				}
+				if m.templates == nil {
+					m.templates = map[string]template{}
+				}
+				m.templates[name] = t
 			}
+			switch {
+			case t.unread:
+				return cty.UnknownVal(cty.String), nil
+			case t.tooDeep:
+				m.over("the nesting of "+name, m.limits.MaxNesting, site)
+				return cty.NilVal, errOverBudget
+			case t.tooLong:
+				m.over("the number of lines of "+name, m.limits.MaxTemplateLines, site)
+				return cty.NilVal, errOverBudget
+			case t.diags.HasErrors():
+				return cty.NilVal, t.diags
+			}
+			expr := t.expr
 			vars, marks := args[1].Unmark()
 			if !vars.IsKnown() {
 				return cty.UnknownVal(cty.String).WithMarks(marks), nil
@@ -300,13 +321,22 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 			if !v.IsKnown() {
 				return cty.UnknownVal(cty.String).WithMarks(marks), nil
 			}
-			v, err = convert.Convert(v, cty.String)
+			v, err := convert.Convert(v, cty.String)
 			if err != nil {
 				return cty.NilVal, err
 			}
 			return v.WithMarks(marks), nil
 		},
 	})
+}
+
+// template is a file templatefile() parsed.
+type template struct {
+	expr    hclsyntax.Expression
+	diags   hcl.Diagnostics
+	unread  bool // not read: the result is unknown
+	tooDeep bool // nested past MaxNesting
+	tooLong bool // more lines than MaxTemplateLines
 }
 
 // readOnce reads a file for file() or templatefile() once per module: a

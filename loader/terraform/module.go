@@ -141,6 +141,8 @@ type module struct {
 	refAttrs  map[[2]string][]string
 	// read are the files file() and templatefile() read, by name.
 	read map[string]readResult
+	// templates are the files templatefile() parsed, by name.
+	templates map[string]template
 	// localBase are the contexts locals are evaluated in, by file.
 	localBase map[*source]*hcl.EvalContext
 	funcs     map[string]function.Function
@@ -229,7 +231,7 @@ func parse(files []File, opts Options) *module {
 			m.errors = append(m.errors, dups...)
 			s.file, diags = hcljson.Parse(f.Data, f.Name)
 		} else {
-			if err := nestingError(f.Name, f.Data, m.limits.MaxNesting); err != nil {
+			if err := cmp.Or(nestingError(f.Name, f.Data, m.limits.MaxNesting), heredocError(f.Name, f.Data, m.limits.MaxTemplateLines)); err != nil {
 				m.errors = append(m.errors, err)
 				continue
 			}
