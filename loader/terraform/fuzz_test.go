@@ -197,5 +197,8 @@ func hostileSeeds() []string {
 		"locals { x = try([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]], 1) }\n",
 		"x = " + deep + "\n",
 		"locals {\n  x = " + deep + "\n}\n",
+		"resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<EOT\n" + strings.Repeat("k=v\n", 20_000) + "EOT\n}\n",
+		"locals {\n  x = [for i in range(1000) : format(\"%1000000s\", \"x\")]\n}\n",
+		"locals { x = join(\"\\n\", [for i in range(1000) : \"k${i}=${format(\"%500000s\", \"v\")}\"]) }\n",
 	}
 }
