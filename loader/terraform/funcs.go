@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -45,7 +46,7 @@ func (m *module) terraformFuncs() map[string]function.Function {
 		"tostring": stdlib.MakeToFunc(cty.String), "tolist": stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"tomap": stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)), "toset": stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
-		"length": lengthFunc, "lookup": lookupFunc, "replace": replaceFunc, "one": oneFunc, "sum": sumFunc,
+		"length": lengthFunc, "lookup": lookupFunc, "replace": m.replaceFunc(), "one": oneFunc, "sum": sumFunc,
 		"startswith": startsWithFunc, "endswith": endsWithFunc, "strcontains": strContainsFunc,
 	}
 	fs["templatefile"] = m.templateFileFunc(fs)
@@ -126,24 +127,40 @@ var lookupFunc = function.New(&function.Spec{
 })
 
 // replaceFunc is Terraform's replace: a substring wrapped in slashes is a
-// regular expression.
-var replaceFunc = function.New(&function.Spec{
-	Params: []function.Parameter{
-		{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}, {Name: "replace", Type: cty.String},
-	},
-	Type: function.StaticReturnType(cty.String),
-	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		str, sub, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
-		if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
-			re, err := regexp.Compile(sub[1 : len(sub)-1])
-			if err != nil {
-				return cty.NilVal, err
+// regular expression. A regular expression's replacement is built match by
+// match, so that a result over the string limit is refused before it is.
+func (m *module) replaceFunc() function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{
+			{Name: "str", Type: cty.String}, {Name: "substr", Type: cty.String}, {Name: "replace", Type: cty.String},
+		},
+		Type: function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			str, sub, repl := args[0].AsString(), args[1].AsString(), args[2].AsString()
+			if len(sub) > 1 && sub[0] == '/' && sub[len(sub)-1] == '/' {
+				re, err := regexp.Compile(sub[1 : len(sub)-1])
+				if err != nil {
+					return cty.NilVal, err
+				}
+				dollars := strings.Count(repl, "$")
+				var out []byte
+				last := 0
+				for _, loc := range re.FindAllStringSubmatchIndex(str, -1) {
+					// Every $ expands to a group of the match at most.
+					if len(out)+loc[0]-last+len(repl)+dollars*(loc[1]-loc[0]) > m.limits.MaxString {
+						m.over("the length of a string", m.limits.MaxString, m.site)
+						return cty.NilVal, errOverBudget
+					}
+					out = append(out, str[last:loc[0]]...)
+					out = re.ExpandString(out, repl, str, loc)
+					last = loc[1]
+				}
+				return cty.StringVal(string(append(out, str[last:]...))), nil
 			}
-			return cty.StringVal(re.ReplaceAllString(str, repl)), nil
-		}
-		return cty.StringVal(strings.ReplaceAll(str, sub, repl)), nil
-	},
-})
+			return cty.StringVal(strings.ReplaceAll(str, sub, repl)), nil
+		},
+	})
+}
 
 // oneFunc is Terraform's one: the only element of a list, tuple or set,
 // null for an empty one.
@@ -213,7 +230,7 @@ func (m *module) fileFunc() function.Function {
 		Params: []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			data, err := m.readModuleFile(args[0].AsString())
+			data, err := m.readOnce(args[0].AsString())
 			if err != nil {
 				return cty.UnknownVal(cty.String), nil
 			}
@@ -234,14 +251,39 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 		Type: function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			name := args[0].AsString()
-			data, err := m.readModuleFile(name)
-			if err != nil {
+			site := m.site
+			t, ok := m.templates[name]
+			if !ok {
+				// Read, checked and parsed once per module.
+				data, err := m.readOnce(name)
+				switch {
+				case err != nil:
+					t.unread = true
+				case nestingError(name, data, m.limits.MaxNesting) != nil:
+					t.tooDeep = true
+				case bytes.Count(data, []byte("\n")) > m.limits.MaxTemplateLines:
+					t.tooLong = true
+				default:
+					t.expr, t.diags = hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
+				}
+				if m.templates == nil {
+					m.templates = map[string]template{}
+				}
+				m.templates[name] = t
+			}
+			switch {
+			case t.unread:
 				return cty.UnknownVal(cty.String), nil
+			case t.tooDeep:
+				m.over("the nesting of "+name, m.limits.MaxNesting, site)
+				return cty.NilVal, errOverBudget
+			case t.tooLong:
+				m.over("the number of lines of "+name, m.limits.MaxTemplateLines, site)
+				return cty.NilVal, errOverBudget
+			case t.diags.HasErrors():
+				return cty.NilVal, t.diags
 			}
-			expr, diags := hclsyntax.ParseTemplate(data, name, hcl.InitialPos)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
-			}
+			expr := t.expr
 			vars, marks := args[1].Unmark()
 			if !vars.IsKnown() {
 				return cty.UnknownVal(cty.String).WithMarks(marks), nil
@@ -266,17 +308,54 @@ func (m *module) templateFileFunc(funcs map[string]function.Function) function.F
 					ctx.Variables[k.AsString()] = v
 				}
 			}
-			v, diags := expr.Value(ctx)
-			if diags.HasErrors() {
-				return cty.NilVal, diags
+			// Evaluated by the module's evaluator, within its limits; as
+			// before, without position marks (the text is another file's).
+			before := m.failed
+			m.plain++
+			v := m.eval(expr, ctx, 0)
+			m.plain--
+			m.site = site
+			if m.failed != before {
+				return cty.NilVal, errors.New("invalid template")
 			}
-			v, err = convert.Convert(v, cty.String)
+			if !v.IsKnown() {
+				return cty.UnknownVal(cty.String).WithMarks(marks), nil
+			}
+			v, err := convert.Convert(v, cty.String)
 			if err != nil {
 				return cty.NilVal, err
 			}
 			return v.WithMarks(marks), nil
 		},
 	})
+}
+
+// template is a file templatefile() parsed.
+type template struct {
+	expr    hclsyntax.Expression
+	diags   hcl.Diagnostics
+	unread  bool // not read: the result is unknown
+	tooDeep bool // nested past MaxNesting
+	tooLong bool // more lines than MaxTemplateLines
+}
+
+// readOnce reads a file for file() or templatefile() once per module: a
+// for-expression calling file() a thousand times reads it once.
+func (m *module) readOnce(name string) ([]byte, error) {
+	if r, ok := m.read[name]; ok {
+		return r.data, r.err
+	}
+	data, err := m.readModuleFile(name)
+	if m.read == nil {
+		m.read = map[string]readResult{}
+	}
+	m.read[name] = readResult{data, err}
+	return data, err
+}
+
+type readResult struct {
+	data []byte
+	err  error
 }
 
 func (m *module) readModuleFile(name string) ([]byte, error) {

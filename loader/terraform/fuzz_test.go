@@ -1,8 +1,10 @@
 package terraform
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -111,34 +113,92 @@ resource "aws_msk_cluster" "k" {
   properties = { "x" = "%{ for i in [1,2] }${i}%{ endfor }" }
 }`)
 	f.Add(`resource "aws_msk_configuration" "c" { server_properties = "a=${upper("x")}\nb=${templatefile("x.tpl", {})}" }`)
-	f.Fuzz(func(t *testing.T, src string) {
-		res := Load([]File{{Name: "main.tf", Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{})
-		lines := strings.Count(src, "\n") + 2
-		check := func(what string, p Pos) {
-			if p.File != "main.tf" && p.File != "terraform.tfvars" {
-				t.Fatalf("%s: position in %q", what, p.File)
-			}
-			if p.File == "main.tf" && (p.Line < 1 || p.Line > lines) {
-				t.Fatalf("%s: line %d outside the file (%d lines)", what, p.Line, lines)
-			}
+	for _, s := range hostileSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) { checkLoad(t, "main.tf", src) })
+}
+
+// FuzzLoadJSON is FuzzLoad for a .tf.json file.
+func FuzzLoadJSON(f *testing.F) {
+	f.Add(`{"resource": {"aws_msk_configuration": {"c": {"server_properties": "a=1\nb=${var.x}"}}}}`)
+	f.Add(`{"resource": {"kafka_topic": {"t": {"name": "a", "name": "b", "config": {"k": "1", "k": "2"}}}}}`)
+	f.Add(`{"locals": {"p": {"a": 1}}, "resource": {"kafka_topic": {"t": {"for_each": "${local.p}", "name": "${each.key}"}}}}`)
+	var doubling strings.Builder
+	doubling.WriteString(`{"locals": {"s0": "ab"`)
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&doubling, `, "s%d": "${local.s%d}${local.s%d}"`, i, i-1, i-1)
+	}
+	doubling.WriteString("}}")
+	f.Add(doubling.String())
+	f.Add(`{"locals": {"x": "${[for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]]}"}}`)
+	f.Add(`{"locals": {"x": ` + strings.Repeat("[", 50_000) + strings.Repeat("]", 50_000) + `}}`)
+	f.Fuzz(func(t *testing.T, src string) { checkLoad(t, "main.tf.json", src) })
+}
+
+// checkLoad loads src as a module file: nothing panics or runs away, and
+// every position points into the file.
+func checkLoad(t *testing.T, name, src string) {
+	t.Helper()
+	// Within the limits every input loads in well under a second; a
+	// runaway evaluation stops the fuzzer at once.
+	timer := time.AfterFunc(30*time.Second, func() { panic("Load took longer than 30s") })
+	defer timer.Stop()
+	res := Load([]File{{Name: name, Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{})
+	lines := strings.Count(src, "\n") + 2
+	check := func(what string, p Pos) {
+		if p.File != name && p.File != "terraform.tfvars" {
+			t.Fatalf("%s: position in %q", what, p.File)
 		}
-		for _, e := range res.Errors {
-			check("error", Pos{File: e.File, Line: e.Line})
+		if p.File == name && (p.Line < 1 || p.Line > lines) {
+			t.Fatalf("%s: line %d outside the file (%d lines)", what, p.Line, lines)
 		}
-		for _, b := range res.Brokers {
-			check(b.Address, b.Pos)
-			for _, p := range b.Properties.Entries {
-				check(p.Key, p.Pos)
-			}
-			if b.PropertiesErr != nil {
-				check("properties error", Pos{File: b.PropertiesErr.File, Line: b.PropertiesErr.Line})
-			}
+	}
+	for _, e := range res.Errors {
+		check("error", Pos{File: e.File, Line: e.Line})
+	}
+	for _, b := range res.Brokers {
+		check(b.Address, b.Pos)
+		for _, p := range b.Properties.Entries {
+			check(p.Key, p.Pos)
 		}
-		for _, tp := range res.Topics {
-			check(tp.Address, tp.Pos)
-			for _, p := range tp.Config.Entries {
-				check(p.Key, p.Pos)
-			}
+		if b.PropertiesErr != nil {
+			check("properties error", Pos{File: b.PropertiesErr.File, Line: b.PropertiesErr.Line})
 		}
-	})
+	}
+	for _, tp := range res.Topics {
+		check(tp.Address, tp.Pos)
+		for _, p := range tp.Config.Entries {
+			check(p.Key, p.Pos)
+		}
+	}
+}
+
+// hostileSeeds are small files that asked for absurd memory or time
+// before evaluation had limits (see TestEvaluationBudgets).
+func hostileSeeds() []string {
+	var doubling strings.Builder
+	doubling.WriteString("locals {\n  s0 = \"ab\"\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&doubling, "  s%d = \"${local.s%d}${local.s%d}\"\n", i, i-1, i-1)
+	}
+	doubling.WriteString("}\nresource \"aws_msk_configuration\" \"c\" { server_properties = local.s40 }\n")
+	deep := strings.Repeat("[", 50_000) + strings.Repeat("]", 50_000)
+	return []string{
+		doubling.String(),
+		"locals { x = [for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]] }\n",
+		"locals { x = setproduct(range(1000), range(1000), range(1000)) }\n",
+		"locals { x = indent(2000000000, \"x\\ny\") }\n",
+		"locals { x = format(\"%2000000000s\", \"x\") }\n",
+		"locals { x = range(1e9) }\n",
+		"locals { x = \"${1e600000000}\" }\n",
+		"resource \"kafka_topic\" \"t\" {\n  for_each = toset(flatten([for a in range(1000) : [for b in range(1000) : \"${a}-${b}\"]]))\n  name = each.key\n}\n",
+		"resource \"kafka_topic\" \"t\" {\n  for_each = toset([for i in range(1000000) : tostring(i)])\n  name = each.key\n}\n",
+		"locals { x = try([for a in range(1000) : [for b in range(1000) : [for c in range(1000) : c]]], 1) }\n",
+		"x = " + deep + "\n",
+		"locals {\n  x = " + deep + "\n}\n",
+		"resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<EOT\n" + strings.Repeat("k=v\n", 20_000) + "EOT\n}\n",
+		"locals {\n  x = [for i in range(1000) : format(\"%1000000s\", \"x\")]\n}\n",
+		"locals { x = join(\"\\n\", [for i in range(1000) : \"k${i}=${format(\"%500000s\", \"v\")}\"]) }\n",
+	}
 }

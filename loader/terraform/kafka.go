@@ -24,6 +24,9 @@ func Load(files []File, opts Options) (res *Result) {
 	}
 	m.setup()
 	m.extract(res)
+	if m.budget.notice != nil {
+		res.Errors = append(res.Errors, m.budget.notice)
+	}
 	for name, cs := range res.Comments {
 		slices.SortFunc(cs, func(a, b Comment) int { return cmp.Compare(a.Line, b.Line) })
 		res.Comments[name] = slices.CompactFunc(cs, func(a, b Comment) bool { return a == b })
@@ -103,24 +106,24 @@ func (m *module) setup() {
 		if r.typ != typeMSKConfiguration && r.typ != typeMSKCluster && r.typ != typeConfluentCluster {
 			continue
 		}
-		insts := m.expand(r.typ+"."+r.name, r.attrs, m.buildCtx(r.src))
+		insts := m.expand(r.typ+"."+r.name, r.attrs, m.expandCtx(r.attrs, r.src))
 		id := func(in instance) string { return m.unitID(r.typ, r.name, in.addr, r.src) }
 		if m.linkables[r.typ] == nil {
 			m.linkables[r.typ] = map[string]*instanceSet{}
 		}
-		m.linkables[r.typ][r.name] = &instanceSet{src: r.src, value: m.setValue(r.typ, insts, id)}
+		m.linkables[r.typ][r.name] = &instanceSet{src: r.src, value: m.setValue(r.typ, r.name, insts, id)}
 	}
 	for _, c := range m.calls {
 		kind := knownModule(c.source)
 		if kind == "" {
 			continue
 		}
-		insts := m.expand("module."+c.name, c.attrs, m.buildCtx(c.src))
+		insts := m.expand("module."+c.name, c.attrs, m.expandCtx(c.attrs, c.src))
 		id := func(in instance) string { return m.unitID("module", c.name, in.addr, c.src) }
 		if m.linkables["module"] == nil {
 			m.linkables["module"] = map[string]*instanceSet{}
 		}
-		m.linkables["module"][c.name] = &instanceSet{src: c.src, value: m.setValue("module", insts, id)}
+		m.linkables["module"][c.name] = &instanceSet{src: c.src, value: m.setValue("module", c.name, insts, id)}
 	}
 	for _, defs := range m.locals {
 		for _, l := range defs {
@@ -131,8 +134,20 @@ func (m *module) setup() {
 	m.ctxs = map[*source]*hcl.EvalContext{}
 }
 
+// expandCtx is the context count or for_each is evaluated in during setup
+// (nil without either: building one per block cost the square of their
+// number).
+func (m *module) expandCtx(attrs hcl.Attributes, s *source) *hcl.EvalContext {
+	_, count := attrs["count"]
+	_, forEach := attrs["for_each"]
+	if !count && !forEach {
+		return nil
+	}
+	return m.buildCtx(s)
+}
+
 func (m *module) unitID(typ, name, addr string, src *source) string {
-	if len(m.sameAddress(typ, name)) > 1 {
+	if m.addresses(typ, name) > 1 {
 		return addr + " (" + path.Base(src.name) + ")"
 	}
 	return addr

@@ -34,6 +34,8 @@ type Options struct {
 	// "kafkalint:" directives, and listing a file's HCL comments lexes it a
 	// second time (a fifth of the bytes a bulk tree's loading allocated).
 	CommentMarker string
+	// Limits bound evaluation (zero fields: DefaultLimits).
+	Limits Limits
 }
 
 // DirReader returns an Options.ReadFile that reads files inside dir and
@@ -111,7 +113,19 @@ func (s *source) firstColumn(line int) int {
 
 // module is the parsed content of one directory.
 type module struct {
-	opts      Options
+	opts   Options
+	limits Limits
+	budget budget
+	// plain > 0 while evaluating inside an expression that HCL itself
+	// would evaluate (for bodies, templates, operands): no position marks
+	// are added there, as before this evaluator walked them itself.
+	plain int
+	// sized is the size of the last value a constructor made.
+	sized sized
+	// site is the call being evaluated, for a limit a function hits.
+	site hcl.Range
+	// failed counts the evaluation errors turned into unknown values.
+	failed    int
 	sources   map[string]*source
 	files     []*source // config files, by name
 	vars      []*source // tfvars applied, in Terraform's precedence order
@@ -127,8 +141,19 @@ type module struct {
 	// assigned are the tfvars assignments, last one wins.
 	assigned map[string]*assignment
 
-	ctxs  map[*source]*hcl.EvalContext
-	funcs map[string]function.Function
+	ctxs map[*source]*hcl.EvalContext
+	// addrCount counts the blocks of each address; refAttrs are the
+	// attribute names references to each address use (see addresses,
+	// linkValue).
+	addrCount map[[2]string]int
+	refAttrs  map[[2]string][]string
+	// read are the files file() and templatefile() read, by name.
+	read map[string]readResult
+	// templates are the files templatefile() parsed, by name.
+	templates map[string]template
+	// localBase are the contexts locals are evaluated in, by file.
+	localBase map[*source]*hcl.EvalContext
+	funcs     map[string]function.Function
 	// linkables are the resource and module values built for references.
 	linkables map[string]map[string]*instanceSet
 }
@@ -190,7 +215,7 @@ var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 // out of the module.
 func parse(files []File, opts Options) *module {
 	m := &module{
-		opts: opts, sources: map[string]*source{}, variables: map[string][]*variable{},
+		opts: opts, limits: opts.Limits.withDefaults(), sources: map[string]*source{}, variables: map[string][]*variable{},
 		locals: map[string][]*local{}, comments: map[string][]Comment{},
 		assigned: map[string]*assignment{}, ctxs: map[*source]*hcl.EvalContext{},
 	}
@@ -206,8 +231,18 @@ func parse(files []File, opts Options) *module {
 		s.lines = strings.Split(string(f.Data), "\n")
 		var diags hcl.Diagnostics
 		if s.json {
+			refuse, dups := jsonError(f.Name, f.Data, m.limits.MaxNesting)
+			if refuse != nil {
+				m.errors = append(m.errors, refuse)
+				continue
+			}
+			m.errors = append(m.errors, dups...)
 			s.file, diags = hcljson.Parse(f.Data, f.Name)
 		} else {
+			if err := cmp.Or(nestingError(f.Name, f.Data, m.limits.MaxNesting), heredocError(f.Name, f.Data, m.limits.MaxTemplateLines)); err != nil {
+				m.errors = append(m.errors, err)
+				continue
+			}
 			s.file, diags = hclsyntax.ParseConfig(f.Data, f.Name, hcl.InitialPos)
 			if opts.CommentMarker == "" || bytes.Contains(f.Data, []byte(opts.CommentMarker)) {
 				m.comments[f.Name] = hclComments(f.Data, f.Name)

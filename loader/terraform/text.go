@@ -30,6 +30,9 @@ type textBuilder struct {
 	lines   []linePos // one per line of the text
 	started bool      // the current line has a non-blank character
 	unknown []string  // placeholder i stands for the expression text unknown[i]
+	// gaveUp: the text went over the module's limits (its length, or the
+	// work of rendering it); it stands for an unknown text.
+	gaveUp bool
 }
 
 // linePos is where a line of the text was written: the position of its
@@ -53,6 +56,17 @@ func (m *module) newText() *textBuilder {
 // write appends s; at moves to the piece line and column of the character
 // and returns its position.
 func (b *textBuilder) write(s string, at func(line, col int) (Pos, bool)) {
+	if b.gaveUp {
+		return
+	}
+	if limit := b.m.limits.MaxString; b.b.Len()+len(s) > limit {
+		// Rendered piece by piece (each within the limit), the text as a
+		// whole is held to it too.
+		p, _ := at(0, 0)
+		b.m.over("the length of a string", limit, hcl.Range{Filename: p.File, Start: hcl.Pos{Line: p.Line, Column: p.Column}})
+		b.gaveUp = true
+		return
+	}
 	line, col := 0, 0
 	for _, r := range s {
 		if r == '\n' {
@@ -215,6 +229,10 @@ func (m *module) joinText(sep string, list hcl.Expression, ctx *hcl.EvalContext,
 	first := true
 	sepPos := m.pos(list.Range())
 	emit := func(f func()) {
+		if !m.charge(1, list.Range()) {
+			b.gaveUp = true
+			return
+		}
 		if !first {
 			b.addValue(sep, nil, sepPos)
 		}
@@ -360,6 +378,11 @@ func (m *module) valueText(v cty.Value, expr hcl.Expression, b *textBuilder) {
 // parse reads the text as Java properties and locates every key.
 func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *Error) {
 	props := Properties{Entries: []Property{}}
+	if b.gaveUp {
+		props.Incomplete = true
+		props.Unresolved = []string{"(text over the evaluation limits)"}
+		return props, nil, nil
+	}
 	text := b.b.String()
 	posOf := func(line int) linePos {
 		if line >= 1 && line <= len(b.lines) && b.lines[line-1].set {
