@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -431,8 +430,12 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 			prop.Expr = value
 		}
 		if i, ok := index[e.Key]; ok {
-			earlier[e.Key] = append(earlier[e.Key], props.Entries[i].Pos)
-			props.Duplicates = append(props.Duplicates, Duplicate{Key: e.Key, Pos: p, Previous: slices.Clone(earlier[e.Key])})
+			// Every duplicate shares one array of earlier positions (a
+			// full slice expression, so appends never show through): a
+			// copy per duplicate would be quadratic in the repetitions.
+			prev := append(earlier[e.Key], props.Entries[i].Pos)
+			earlier[e.Key] = prev
+			props.Duplicates = append(props.Duplicates, Duplicate{Key: e.Key, Pos: p, Previous: prev[:len(prev):len(prev)]})
 			props.Entries[i] = prop
 			continue
 		}
