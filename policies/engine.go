@@ -306,7 +306,9 @@ func (e *Engine) eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.V
 // its builtin limits.
 func (e *Engine) evalCustom(ctx context.Context, input ast.Value) ([]reported, error) {
 	var out []reported
-	err := withCPUBudget(withLimits(ctx, e.limits), e.timeout, func(ctx context.Context) error {
+	ctx, done := withLimits(ctx, e.limits)
+	defer done()
+	err := withCPUBudget(ctx, e.timeout, func(ctx context.Context) error {
 		var err error
 		out, err = e.eval(ctx, *e.custom, input)
 		if err != nil && context.Cause(ctx) == errBudget {
