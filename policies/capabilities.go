@@ -351,7 +351,6 @@ var timeZoneBuiltins = []string{"time.format", "time.date", "time.clock", "time.
 // They act only in evaluations marked by withLimits: the built-in rules,
 // and any other use of OPA, see the builtins unchanged.
 //
-//
 // The check needs the evaluation's context, which OPA leaves out of calls
 // to builtins marked CanSkipBctx (a fast path that the built-in rules'
 // evaluation time depends on: turning it off for every builtin that returns
