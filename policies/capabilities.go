@@ -2,18 +2,15 @@ package policies
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	_ "time/tzdata" // named zones do not depend on the machine's zone database (see localTimeZone)
 	"unicode/utf8"
-
-	// Named time zones (time.format and friends with [ns, "Europe/Paris"])
-	// must not depend on the zone database of the machine that runs the
-	// lint: embed one, used when the system has none.
-	_ "time/tzdata"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/topdown"
@@ -302,13 +299,13 @@ func sprintfBound(format string, widest int) (int, error) {
 			i++
 		}
 		verb := widest + 400
-		for part := 0; part < 2; part++ { // width, then .precision
+		for part := range 2 { // width, then .precision
 			w := 0
 			for ; i < len(format) && format[i] >= '0' && format[i] <= '9'; i++ {
 				w = min(w*10+int(format[i]-'0'), 1<<30)
 			}
 			if i < len(format) && format[i] == '*' {
-				return 0, fmt.Errorf("a * width or precision is not supported")
+				return 0, errors.New("a * width or precision is not supported")
 			}
 			verb += w
 			if part == 0 && i < len(format) && format[i] == '.' {
@@ -334,11 +331,12 @@ func postCheck(l Limits, t *ast.Term) error {
 }
 
 // localTimeZone refuses the [ns, "Local"] form of the time builtins: its
-// result depends on the machine's time zone.
+// result depends on the machine's time zone. Named zones come from the
+// system's zone database, else from the one embedded (time/tzdata).
 func localTimeZone(args []*ast.Term) error {
 	for _, a := range args {
 		if arr, ok := a.Value.(*ast.Array); ok && arr.Len() > 1 && arr.Elem(1).Value.Compare(ast.String("Local")) == 0 {
-			return fmt.Errorf(`the "Local" time zone depends on the machine kafkalint runs on; name a zone ("UTC", "Europe/Paris")`)
+			return errors.New(`the "Local" time zone depends on the machine kafkalint runs on; name a zone ("UTC", "Europe/Paris")`)
 		}
 	}
 	return nil

@@ -311,7 +311,7 @@ func (e *Engine) evalCustom(ctx context.Context, input ast.Value) ([]reported, e
 	err := withCPUBudget(ctx, e.timeout, func(ctx context.Context) error {
 		var err error
 		out, err = e.eval(ctx, *e.custom, input)
-		if err != nil && context.Cause(ctx) == errBudget {
+		if err != nil && errors.Is(context.Cause(ctx), errBudget) {
 			return errBudget
 		}
 		return err

@@ -58,7 +58,7 @@ func TestAuditRepoTimeoutStopsTheWork(t *testing.T) {
 	beforeRepo = func(ctx context.Context, path string) {
 		if path == "repos/alpha" {
 			<-ctx.Done()
-			time.Sleep(300 * time.Millisecond) // what honouring the context still costs
+			time.Sleep(300 * time.Millisecond) // what honoring the context still costs
 			finished.Store(true)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -467,5 +468,38 @@ func TestNewRule(t *testing.T) {
 	}
 	if _, err := os.Stat("other"); err == nil {
 		t.Error("a refused new-rule created files")
+	}
+}
+
+// TestPolicyTimeoutStopsCustomRules: after the custom policies time out on
+// one cluster, the others run the built-in rules only, so a runaway policy
+// costs one budget per worker, not one per cluster; one entry counts the
+// clusters it skipped.
+func TestPolicyTimeoutStopsCustomRules(t *testing.T) {
+	slow := strings.Replace(acmeRule, "\ts.value == true\n",
+		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
+	customSetup(t, slow)
+	const clusters = 6
+	for i := range clusters {
+		writeFile(t, fmt.Sprintf("prod/c%d/server.properties", i),
+			strings.Replace(acmeBroker, "c1.example.com", fmt.Sprintf("k%d.example.com", i), 1))
+	}
+	code, rep := lintJSON(t, "--policy", "policies", "--policy-timeout", "200ms", "prod")
+	timedOut, skipped := 0, 0
+	for _, e := range rep.Errors {
+		var n int
+		switch {
+		case strings.Contains(e.Message, "did not finish within --policy-timeout 200ms"):
+			timedOut++
+		case strings.HasPrefix(e.Message, "the custom policies were not run on "):
+			if _, err := fmt.Sscanf(e.Message, "the custom policies were not run on %d more", &n); err != nil {
+				t.Errorf("%q: %v", e.Message, err)
+			}
+			skipped += n
+		}
+	}
+	if code != ExitError || timedOut == 0 || timedOut > runtime.GOMAXPROCS(0) || timedOut+skipped != clusters+1 {
+		t.Errorf("exit %d, %d timed out, %d skipped; want at most one per worker timed out and the other clusters of %d skipped:\n%+v",
+			code, timedOut, skipped, clusters+1, rep.Errors)
 	}
 }
