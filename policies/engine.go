@@ -2,6 +2,7 @@ package policies
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -56,16 +57,27 @@ type Rule struct {
 }
 
 // Engine evaluates the compiled rule set. It is safe for concurrent use.
+//
+// Built-in and custom rules are compiled together, once, and evaluated by
+// two queries prepared over that one compiler: the built-in rules are ours
+// and run without a time limit; the custom rules run within a budget per
+// cluster (WithTimeout) and builtin limits (WithLimits), so a runaway
+// custom policy costs its own findings on that cluster, never the run.
 type Engine struct {
-	query rego.PreparedEvalQuery
-	// compiler and store are what query was prepared with (tests prepare
-	// other queries over them).
+	query rego.PreparedEvalQuery // the built-in rules
+	// custom is the custom rules' query; nil when there are none.
+	custom *rego.PreparedEvalQuery
+	// compiler and store are what the queries were prepared with (tests
+	// prepare other queries over them).
 	compiler *ast.Compiler
 	store    storage.Store
 	rules    []*Rule
 	byKey    map[string]*Rule // "category/slug"
-	// timeout limits the evaluation of one run (WithTimeout; 0: none).
+	// timeout bounds the custom rules' evaluation of one cluster
+	// (WithTimeout; 0: none); limits bound what their builtin calls may
+	// produce (WithLimits).
 	timeout time.Duration
+	limits  Limits
 }
 
 var builtin = sync.OnceValues(func() (*Engine, error) {
@@ -116,7 +128,7 @@ func newEngine(ctx context.Context, mods []Module, trusted bool) (*Engine, error
 	if err != nil {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
-	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}}
+	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}, limits: DefaultLimits}
 	for _, r := range rules {
 		e.byKey[r.Category+"/"+r.Slug] = r
 	}
@@ -232,20 +244,83 @@ type rawFinding struct {
 	Related  []report.Location `json:"related"`
 }
 
-// Evaluate runs every rule on one cluster.
+// CustomError is the error of the custom rules' evaluation of one cluster:
+// its built-in findings are still returned with it.
+type CustomError struct {
+	Cluster string
+	// TimedOut is set when the budget of WithTimeout ended it.
+	TimedOut bool
+	Budget   time.Duration
+	Err      error
+}
+
+func (e *CustomError) Error() string {
+	if e.TimedOut {
+		return fmt.Sprintf("the custom policies did not finish on cluster %s within %s of CPU time", e.Cluster, e.Budget)
+	}
+	return fmt.Sprintf("the custom policies failed on cluster %s: %v", e.Cluster, e.Err)
+}
+
+func (e *CustomError) Unwrap() error { return e.Err }
+
+// Evaluate runs every rule on one cluster. The built-in rules are bounded
+// only by ctx; the custom ones also by the engine's budget and limits. When
+// only the custom rules fail, the error is a *CustomError and the built-in
+// findings are returned with it.
 func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
 	input, err := toValue(c)
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	reports, err := e.eval(ctx, e.query, input)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate cluster %s: %w", c.Name, err)
 	}
-	reports, err := decodeReports(rs)
-	if err != nil {
-		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
+	var customErr error
+	if e.custom != nil {
+		custom, err := e.evalCustom(ctx, input)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted (or the caller's deadline): not the policy's fault.
+			return nil, fmt.Errorf("evaluate cluster %s: %w", c.Name, context.Cause(ctx))
+		}
+		if err != nil {
+			ce := &CustomError{Cluster: c.Name, Budget: e.timeout, Err: err}
+			ce.TimedOut = errors.Is(err, errBudget)
+			customErr = ce
+		}
+		reports = append(reports, custom...)
 	}
+	return e.findings(c, reports), customErr
+}
+
+// eval runs a prepared query on a converted input.
+func (e *Engine) eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) ([]reported, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return nil, err
+	}
+	return decodeReports(rs)
+}
+
+// evalCustom runs the custom rules within the engine's CPU budget and with
+// its builtin limits.
+func (e *Engine) evalCustom(ctx context.Context, input ast.Value) ([]reported, error) {
+	var out []reported
+	ctx, done := withLimits(ctx, e.limits)
+	defer done()
+	err := withCPUBudget(ctx, e.timeout, func(ctx context.Context) error {
+		var err error
+		out, err = e.eval(ctx, *e.custom, input)
+		if err != nil && errors.Is(context.Cause(ctx), errBudget) {
+			return errBudget
+		}
+		return err
+	})
+	return out, err
+}
+
+// findings turns a cluster's reports into findings.
+func (e *Engine) findings(c *loader.Cluster, reports []reported) []report.Finding {
 	envOf := map[string]string{}
 	for _, f := range c.Files {
 		envOf[f.Path] = f.Environment
@@ -274,7 +349,7 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 			out = append(out, f)
 		}
 	}
-	return redactFindings(c, out), nil
+	return redactFindings(c, out)
 }
 
 // UnknownEnvironmentHint ends the message of a production-only finding in a

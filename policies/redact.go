@@ -216,28 +216,12 @@ func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
 	return fs
 }
 
-// RedactError rewrites an evaluation error of cluster c (a policy's runtime
-// error may quote an operand) as its messages are: it never quotes a
-// sensitive value, nor a long one in full. errors.Is and As still see err.
-func RedactError(c *loader.Cluster, err error) error {
-	if err == nil {
-		return nil
+// RedactText rewrites the text of an evaluation error of cluster c (a
+// policy's runtime error may quote an operand) as its messages are: it
+// never quotes a sensitive value, nor a long one in full.
+func RedactText(c *loader.Cluster, msg string) string {
+	if r := newRedactor(c); r != nil {
+		return r.replace(msg)
 	}
-	r := newRedactor(c)
-	if r == nil {
-		return err
-	}
-	msg := err.Error()
-	if red := r.replace(msg); red != msg {
-		return &redactedError{msg: red, err: err}
-	}
-	return err
+	return msg
 }
-
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }

@@ -37,7 +37,8 @@ import (
 //
 // Custom and built-in modules are compiled together, once, with the same
 // capabilities; any problem is an error naming file:line, never a smaller
-// rule set.
+// rule set. They are evaluated by two queries over that compiled set (see
+// Engine), so that only the custom rules run within --policy-timeout.
 
 // CustomRoot is the package prefix of custom rules.
 const CustomRoot = "custom"
@@ -425,16 +426,30 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Proble
 	return r, nil
 }
 
-// engine prepares the query over every rule once.
+// engine prepares the two queries over the one compiled set: the built-in
+// rules' and, when there are custom rules, theirs.
 func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, error) {
-	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}}
+	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}, limits: DefaultLimits}
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: e.DefaultKeys()} })}
-	opts := append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store), rego.Query(rulesQuery(s.rules))}, p.regoOptions()...)
-	q, err := rego.New(opts...).PrepareForEval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("prepare policies: %w", err)
+	prepare := func(query string) (rego.PreparedEvalQuery, error) {
+		opts := append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store), rego.Query(query)}, p.regoOptions()...)
+		q, err := rego.New(opts...).PrepareForEval(ctx)
+		if err != nil {
+			return q, fmt.Errorf("prepare policies: %w", err)
+		}
+		return q, nil
 	}
-	e.query = q
+	var err error
+	if e.query, err = prepare(reportsQuery); err != nil {
+		return nil, err
+	}
+	if query := customQuery(s.rules); query != "" {
+		q, err := prepare(query)
+		if err != nil {
+			return nil, err
+		}
+		e.custom = &q
+	}
 	for _, r := range s.rules {
 		e.byKey[ruleKey(r)] = r
 	}
@@ -451,17 +466,17 @@ func ruleKey(r *Rule) string {
 	return r.Category + "/" + r.Slug
 }
 
-// rulesQuery extends reportsQuery with the report set of every custom
-// rule, as ["", id, finding] triples.
-func rulesQuery(rules []*Rule) string {
-	parts := []string{reportsQuery}
+// customQuery collects the report set of every custom rule as ["", id,
+// finding] triples, the shape of reportsQuery's; "" when there is none.
+func customQuery(rules []*Rule) string {
+	var parts []string
 	for _, r := range rules {
 		if r.Source != "" {
 			parts = append(parts, fmt.Sprintf("[[%q, %q, finding] | some finding in %s.report]", "", r.ID, r.Path))
 		}
 	}
-	if len(parts) == 1 {
-		return reportsQuery
+	if len(parts) == 0 {
+		return ""
 	}
 	return "[triple | some part in [" + strings.Join(parts, ", ") + "]; some triple in part]"
 }

@@ -1,15 +1,12 @@
 package policies
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/kafkalint/kafkalint/loader"
 )
@@ -193,6 +190,9 @@ func TestDeniedBuiltins(t *testing.T) {
 		`rand.intn("x", 10)`: "randomness",
 		`uuid.rfc4122("x")`:  "randomness",
 		`crypto.x509.parse_and_verify_certificates("x")`: "when kafkalint runs",
+		`io.jwt.encode_sign({"alg": "PS256"}, {}, {})`:   "random salt",
+		`strings.render_template("{{.}}", {})`:           "not bounded",
+		`graph.reachable_paths({}, {})`:                  "exponentially",
 	} {
 		name, _, _ := strings.Cut(call, "(")
 		text := strings.Replace(customRuleText, "\ts.value == true\n", "\ts.value == true\n\tx := "+call+"\n\tx != null\n", 1)
@@ -312,26 +312,6 @@ func TestParamsReachBuiltinRules(t *testing.T) {
 	}
 	if got := count(loose, "KFK7006", "prod/mm2.properties", mm2); got != 0 {
 		t.Errorf("KFK7006 on a 90s interval with a 120s maximum: %d findings", got)
-	}
-}
-
-func TestEvaluationTimeout(t *testing.T) {
-	slow := strings.Replace(customRuleText, "\ts.value == true\n",
-		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
-	e, err := Load(t.Context(), Options{Policies: []string{writePolicies(t, map[string]string{"slow.rego": slow})}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e = e.WithTimeout(100 * time.Millisecond)
-	ctx, cancel := e.EvaluationContext(t.Context())
-	defer cancel()
-	start := time.Now()
-	_, err = e.Evaluate(ctx, cluster(t, "prod/server.properties", "process.roles=broker\nnode.id=1\nauto.create.topics.enable=true\n"))
-	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		t.Fatalf("err = %v, ctx.Err = %v: want the deadline to end the evaluation", err, ctx.Err())
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("evaluation went on for %s after a 100ms deadline", d)
 	}
 }
 

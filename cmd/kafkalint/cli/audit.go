@@ -33,6 +33,7 @@ type auditFlags struct {
 	reposFile       string
 	shard           string
 	repoTimeout     time.Duration
+	policyTimeout   time.Duration
 	jobs            int
 	quiet           bool
 	list            bool
@@ -68,6 +69,7 @@ func newAudit(s Streams) *cobra.Command {
 	fl.StringVar(&f.reposFile, "repos", "", "read the repositories from `FILE`, one path per line (# comments), instead of or besides ROOTs")
 	fl.StringVar(&f.shard, "shard", "", "audit only shard `I/N` (0 <= I < N) of the repositories, chosen by a hash of each path relative to its ROOT")
 	fl.DurationVar(&f.repoTimeout, "repo-timeout", 0, "record a repository that takes longer than `DURATION` (e.g. 2m) as an error and go on (default: no limit)")
+	fl.DurationVar(&f.policyTimeout, "policy-timeout", DefaultPolicyTimeout, "CPU time the custom policies of a repository may spend on one cluster (0: no limit; the built-in rules are never timed out)")
 	fl.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "repositories linted at the same time")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary on stderr")
 	fl.BoolVar(&f.list, "list", false, "print the repositories this run would audit (after --shard), one per line, and exit: e.g. to clone only a shard's repositories")
@@ -146,7 +148,7 @@ func runAudit(ctx context.Context, s Streams, f auditFlags, roots []string) erro
 	}
 	defer store.close()
 	bar := newProgress(s.Err, "repositories", len(repos), f.quiet)
-	a := auditor{engine: engine, flags: f, global: global}
+	a := auditor{engine: engine.WithTimeout(f.policyTimeout), flags: f, global: global}
 	var storeErr error
 	for r := range a.run(ctx, repos) {
 		if storeErr == nil {
@@ -243,31 +245,38 @@ func (a *auditor) run(ctx context.Context, repos []repoSpec) iter.Seq[*report.Au
 	}
 }
 
-// one lints a repository within --repo-timeout. On a timeout the
-// repository is recorded as not analyzed right away; in the background, the
-// cancellation stops its loading at the next file, grouping or evaluation
-// at the next cluster.
+// one lints a repository within --repo-timeout, on the calling goroutine:
+// loading stops at the next file, evaluation inside OPA at its next step
+// (custom rules' builtins are bounded by the engine's limits), so a
+// repository past its deadline stops working instead of going on in the
+// background while the audit moves on. Whatever the repository's content
+// does, a panic in its load or evaluation becomes its error.
 func (a *auditor) one(ctx context.Context, spec repoSpec) *report.AuditRepo {
-	if a.flags.repoTimeout <= 0 {
-		return a.lint(ctx, spec)
+	if a.flags.repoTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, a.flags.repoTimeout)
+		defer cancel()
 	}
-	ctx, cancel := context.WithTimeout(ctx, a.flags.repoTimeout)
-	defer cancel()
-	done := make(chan *report.AuditRepo, 1)
-	go func() { done <- a.lint(ctx, spec) }()
-	timedOut := report.FailedRepo(spec.path, fmt.Sprintf("not analyzed: timed out after %s (--repo-timeout)", a.flags.repoTimeout))
-	select {
-	case r := <-done:
-		if r.Summary.Failed && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return timedOut
-		}
+	r := a.recovered(ctx, spec)
+	switch {
+	case ctx.Err() == nil:
 		return r
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return timedOut
-		}
-		return report.FailedRepo(spec.path, "not analyzed: "+ctx.Err().Error())
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// What was analyzed before the deadline is incomplete: the
+		// repository is recorded as not analyzed, as documented.
+		return report.FailedRepo(spec.path, fmt.Sprintf("not analyzed: timed out after %s (--repo-timeout)", a.flags.repoTimeout))
 	}
+	return report.FailedRepo(spec.path, "not analyzed: "+ctx.Err().Error())
+}
+
+// recovered is lint with a panic turned into the repository's error.
+func (a *auditor) recovered(ctx context.Context, spec repoSpec) (r *report.AuditRepo) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = report.FailedRepo(spec.path, fmt.Sprintf("not analyzed: internal error (please report it): %v", p))
+		}
+	}()
+	return a.lint(ctx, spec)
 }
 
 // lint runs the lint pipeline on one repository, as `kafkalint lint .` in

@@ -248,7 +248,7 @@ _message := "two" if input.name != ""
 	if code != ExitError {
 		t.Errorf("exit code = %d, want %d", code, ExitError)
 	}
-	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/boom/server.properties" || !strings.Contains(rep.Errors[0].Message, "was not evaluated") {
+	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/boom/server.properties" || !strings.Contains(rep.Errors[0].Message, "the custom policies failed") {
 		t.Errorf("errors = %+v, want one naming the boom cluster", rep.Errors)
 	}
 	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != "prod/good/server.properties" {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
 
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -286,14 +288,65 @@ func TestCustomPolicyRefused(t *testing.T) {
 	}
 }
 
-func TestPolicyTimeout(t *testing.T) {
+// everyFormat asks for every lint output format, each in its own file.
+var everyFormat = []string{"--format", "text=out/report.txt", "--format", "json=out/report.json", "--format", "sarif=out/report.sarif",
+	"--format", "github=out/github.txt", "--format", "junit=out/junit.xml"}
+
+// checkEveryOutput: the run exited 2 and wrote every format of
+// everyFormat, each with the error and the findings that were computed.
+func checkEveryOutput(t *testing.T, code int, stderr string, want ...string) {
+	t.Helper()
+	if code != ExitError {
+		t.Errorf("exit %d, want %d\nstderr:\n%s", code, ExitError, stderr)
+	}
+	for _, name := range []string{"out/report.txt", "out/report.json", "out/report.sarif", "out/github.txt", "out/junit.xml"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Errorf("%s was not written: %v", name, err)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, b)
+			}
+		}
+	}
+}
+
+// TestPolicyTimeoutWritesEveryOutput: --policy-timeout bounds the custom
+// policies' CPU time on one cluster; the run still writes every output,
+// with the cluster's built-in findings and an error entry, and exits 2.
+func TestPolicyTimeoutWritesEveryOutput(t *testing.T) {
+	// Seconds of evaluation, far past 200ms, and finite.
 	slow := strings.Replace(acmeRule, "\ts.value == true\n",
 		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
 	customSetup(t, slow)
-	code, out, stderr := run(t, "lint", "--policy", "policies", "--policy-timeout", "200ms", "prod")
-	if code != ExitError || !strings.Contains(stderr, "kafkalint: policy evaluation did not finish within --policy-timeout 200ms") {
-		t.Errorf("exit %d, want %d with the timeout explained\nstdout:\n%s\nstderr:\n%s", code, ExitError, out, stderr)
+	writeFile(t, "prod/server.properties", acmeBroker+"offsets.topic.replication.factor=1\n")
+	code, _, stderr := run(t, append(append([]string{"lint", "--policy", "policies", "--policy-timeout", "200ms"}, everyFormat...), "prod")...)
+	checkEveryOutput(t, code, stderr, "the custom policies did not finish within --policy-timeout 200ms of CPU time", "KFK1001")
+	var rep report.Report
+	readJSON(t, "out/report.json", &rep)
+	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/server.properties" {
+		t.Errorf("errors = %+v, want one for the cluster", rep.Errors)
 	}
+}
+
+// TestEvaluationPanicWritesEveryOutput: a panic while evaluating one
+// cluster is that cluster's error; the others are reported, in every
+// output, and the run exits 2.
+func TestEvaluationPanicWritesEveryOutput(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/good/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	writeFile(t, "prod/boom/server.properties", "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
+	beforeEvaluate = func(c *loader.Cluster) {
+		if strings.Contains(c.Name, "boom") {
+			panic("injected")
+		}
+	}
+	t.Cleanup(func() { beforeEvaluate = nil })
+	code, _, stderr := run(t, append(append([]string{"lint"}, everyFormat...), "prod")...)
+	checkEveryOutput(t, code, stderr, "internal error (please report it): injected", "KFK1001")
 }
 
 // TestDataOverridesBuiltinThreshold: --data (or data: in .kafkalint.yaml)
@@ -415,5 +468,38 @@ func TestNewRule(t *testing.T) {
 	}
 	if _, err := os.Stat("other"); err == nil {
 		t.Error("a refused new-rule created files")
+	}
+}
+
+// TestPolicyTimeoutStopsCustomRules: after the custom policies time out on
+// one cluster, the others run the built-in rules only, so a runaway policy
+// costs one budget per worker, not one per cluster; one entry counts the
+// clusters it skipped.
+func TestPolicyTimeoutStopsCustomRules(t *testing.T) {
+	slow := strings.Replace(acmeRule, "\ts.value == true\n",
+		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
+	customSetup(t, slow)
+	const clusters = 6
+	for i := range clusters {
+		writeFile(t, fmt.Sprintf("prod/c%d/server.properties", i),
+			strings.Replace(acmeBroker, "c1.example.com", fmt.Sprintf("k%d.example.com", i), 1))
+	}
+	code, rep := lintJSON(t, "--policy", "policies", "--policy-timeout", "200ms", "prod")
+	timedOut, skipped := 0, 0
+	for _, e := range rep.Errors {
+		var n int
+		switch {
+		case strings.Contains(e.Message, "did not finish within --policy-timeout 200ms"):
+			timedOut++
+		case strings.HasPrefix(e.Message, "the custom policies were not run on "):
+			if _, err := fmt.Sscanf(e.Message, "the custom policies were not run on %d more", &n); err != nil {
+				t.Errorf("%q: %v", e.Message, err)
+			}
+			skipped += n
+		}
+	}
+	if code != ExitError || timedOut == 0 || timedOut > runtime.GOMAXPROCS(0) || timedOut+skipped != clusters+1 {
+		t.Errorf("exit %d, %d timed out, %d skipped; want at most one per worker timed out and the other clusters of %d skipped:\n%+v",
+			code, timedOut, skipped, clusters+1, rep.Errors)
 	}
 }

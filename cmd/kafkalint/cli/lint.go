@@ -3,11 +3,13 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -132,8 +134,12 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	opts.MaxFileSize = st.maxFileSize
 	res, values, rep, err := analyze(ctx, engine, loadPaths, opts, st.cfg, !st.noInlineIgnores,
 		st.writeBaseline != "" || st.baseline != "")
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() == nil: // invalid options: nothing was attempted
 		return &exitError{code: ExitError, err: err}
+	case err != nil:
+		// Interrupted while loading: the outputs still say so.
+		res, rep = &loader.Result{}, &report.Report{Errors: []report.LoadError{{File: ".", Message: "not analyzed: " + context.Cause(ctx).Error()}}}
 	}
 	switch {
 	case st.writeBaseline != "":
@@ -224,12 +230,19 @@ func lintedFiles(res *loader.Result, filters ...pathFilter) []string {
 	return out
 }
 
+// beforeEvaluate, when set (by tests), runs as a cluster's evaluation
+// starts.
+var beforeEvaluate func(c *loader.Cluster)
+
 // evaluate runs the engine on every cluster in parallel and builds the
 // report (not yet finished: suppressions and filters come next). It leaves
 // each cluster of res with only its name and files.
-func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) (*report.Report, error) {
-	ctx, cancel := engine.EvaluationContext(ctx) // --policy-timeout
-	defer cancel()
+//
+// Nothing that goes wrong on one cluster hides the others: a custom policy
+// over --policy-timeout or failing, a panic, an interruption each become an
+// errors entry saying what was not evaluated (so the run exits 2), and
+// every finding that was computed is reported.
+func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) *report.Report {
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
 	for _, l := range res.SkippedLinks {
 		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
@@ -244,17 +257,31 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	}
 	results := make([][]report.Finding, len(res.Clusters))
 	errs := make([]error, len(res.Clusters))
+	// A custom policy that runs out of time on one cluster usually does on
+	// all: after the first timeout the others run the built-in rules only,
+	// so that a runaway policy costs one budget, not one per cluster.
+	var timedOut atomic.Pointer[policies.CustomError]
+	skipped := make([]bool, len(res.Clusters))
+	errTexts := make([]string, len(res.Clusters))
+	builtinOnly := engine.BuiltinOnly()
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(res.Clusters), 1)) {
 		wg.Go(func() {
 			for i := range work {
 				c := res.Clusters[i]
-				if errs[i] = ctx.Err(); errs[i] == nil { // timed out or interrupted: skip the rest
-					results[i], errs[i] = engine.Evaluate(ctx, c)
-					if errs[i] != nil && ctx.Err() == nil {
-						errs[i] = policies.RedactError(c, errs[i]) // it becomes an errors[] entry
-					}
+				e := engine
+				if timedOut.Load() != nil && engine.HasCustom() {
+					e, skipped[i] = builtinOnly, true
+				}
+				if errs[i] = ctx.Err(); errs[i] == nil { // interrupted: skip the rest
+					results[i], errs[i] = evaluateCluster(ctx, e, c)
+				}
+				if ce, ok := errors.AsType[*policies.CustomError](errs[i]); ok && ce.TimedOut {
+					timedOut.CompareAndSwap(nil, ce)
+				}
+				if errs[i] != nil { // it becomes an errors[] entry: no secret of the cluster may show in it
+					errTexts[i] = policies.RedactText(c, clusterErrorText(ctx, engine, c, errs[i]))
 				}
 				// What comes after evaluation needs only each cluster's
 				// name and files; dropping the rest lets the garbage
@@ -269,23 +296,52 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 	}
 	close(work)
 	wg.Wait()
+	nSkipped := 0
 	for i, fs := range results {
-		if errs[i] != nil {
-			if ctx.Err() != nil { // --policy-timeout or interrupted: nothing further is certain
-				return nil, evaluationError(ctx, engine, errs[i])
-			}
-			// A rule that fails on one cluster (a runtime error in a policy)
-			// must not hide the other clusters' results: the cluster becomes
-			// an error entry, so the run still exits 2.
-			rep.Errors = append(rep.Errors, report.LoadError{
-				File:    clusterFile(res.Clusters[i]),
-				Message: fmt.Sprintf("cluster %s was not evaluated: %v", res.Clusters[i].Name, errs[i]),
-			})
-			continue
-		}
+		// A custom policy's failure keeps the cluster's built-in findings.
 		rep.Findings = append(rep.Findings, fs...)
+		if skipped[i] && errs[i] == nil {
+			nSkipped++
+		}
+		if errs[i] != nil {
+			rep.Errors = append(rep.Errors, report.LoadError{File: clusterFile(res.Clusters[i]), Message: errTexts[i]})
+		}
 	}
-	return rep, nil
+	if ce := timedOut.Load(); ce != nil && nSkipped > 0 {
+		rep.Errors = append(rep.Errors, report.LoadError{File: ".", Message: fmt.Sprintf(
+			"the custom policies were not run on %d more %s, after they exceeded --policy-timeout on cluster %s; the built-in rules were",
+			nSkipped, plural(nSkipped, "cluster"), ce.Cluster)})
+	}
+	return rep
+}
+
+// evaluateCluster evaluates one cluster; a panic (a bug, in kafkalint or
+// OPA) becomes that cluster's error.
+func evaluateCluster(ctx context.Context, engine *policies.Engine, c *loader.Cluster) (fs []report.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("internal error (please report it): %v", r)
+		}
+	}()
+	if beforeEvaluate != nil {
+		beforeEvaluate(c)
+	}
+	return engine.Evaluate(ctx, c)
+}
+
+// clusterErrorText says what was not evaluated on a cluster, and why.
+func clusterErrorText(ctx context.Context, engine *policies.Engine, c *loader.Cluster, err error) string {
+	if ce, ok := errors.AsType[*policies.CustomError](err); ok {
+		if ce.TimedOut {
+			return fmt.Sprintf("cluster %s: the custom policies did not finish within --policy-timeout %s of CPU time (a policy that iterates over every combination of a large input?); their findings on this cluster are missing, the built-in rules' are reported; fix the policy, or raise --policy-timeout",
+				c.Name, engine.Timeout())
+		}
+		return fmt.Sprintf("cluster %s: the custom policies failed, their findings on this cluster are missing (the built-in rules' are reported): %v", c.Name, ce.Err)
+	}
+	if ctx.Err() != nil {
+		return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, context.Cause(ctx))
+	}
+	return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, err)
 }
 
 // clusterFile is the first file of a cluster, where an evaluation error is

@@ -15,6 +15,10 @@ import (
 // inline directives (unless ignored) and the configured severities. The
 // report is not finished: baselines and report filters come next.
 //
+// Only loading can fail as a whole (invalid options, or ctx ended while
+// loading); whatever goes wrong in evaluation is an errors entry of the
+// report (see evaluate).
+//
 // Evaluation releases each cluster's model (res keeps only its name and
 // files), so the values of the settings written in the files, which
 // baselines hash, are taken before it when withValues is set.
@@ -27,10 +31,7 @@ func analyze(ctx context.Context, engine *policies.Engine, paths []string, opts 
 	if withValues {
 		values = settingValues(res)
 	}
-	rep, err := evaluate(ctx, engine, res)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	rep := evaluate(ctx, engine, res)
 	rep.Findings = slices.DeleteFunc(rep.Findings, func(f report.Finding) bool { return cfg.Rules[f.ID] == config.Off })
 	if inlineIgnores {
 		applyDirectives(rep, res, engine, cfg)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -16,10 +15,11 @@ import (
 	"github.com/kafkalint/kafkalint/policies"
 )
 
-// DefaultPolicyTimeout limits the evaluation of one run unless
-// --policy-timeout says otherwise: far beyond what the built-in rules need
-// on a large monorepo, short enough that a runaway custom policy fails CI
-// clearly instead of hanging it.
+// DefaultPolicyTimeout is the CPU time the custom policies may spend on
+// one cluster unless --policy-timeout says otherwise: far beyond what a
+// sound policy needs on the largest cluster, short enough that a runaway
+// one fails CI clearly instead of hanging it. The built-in rules are never
+// timed out.
 const DefaultPolicyTimeout = 30 * time.Second
 
 // policyFlags select custom policies and parameters (docs/custom-policies.md).
@@ -35,7 +35,7 @@ func addPolicyFlags(fl *pflag.FlagSet, p *policyFlags, evaluates bool) {
 	fl.StringArrayVar(&p.paths, "policy", nil, "custom policies: a `DIR` (walked recursively) or .rego file, repeatable (default: .kafkalint.yaml policies)")
 	fl.StringArrayVar(&p.data, "data", nil, "parameters for the policies at data.kafkalint.params: a YAML or JSON `FILE`, repeatable (default: .kafkalint.yaml data)")
 	if evaluates {
-		fl.DurationVar(&p.timeout, "policy-timeout", DefaultPolicyTimeout, "stop with an error when evaluating the policies takes longer than `DURATION` (0: no limit)")
+		fl.DurationVar(&p.timeout, "policy-timeout", DefaultPolicyTimeout, "CPU time the custom policies may spend on one cluster: past it their findings on that cluster are an error entry (exit 2), the built-in rules are never timed out (0: no limit)")
 	}
 }
 
@@ -116,14 +116,6 @@ func policyOptionsIn(configFile, repo string, p policyFlags) (policies.Options, 
 		opts.Data, opts.DataRoot = cfg.Data, cfg.Repo
 	}
 	return opts, nil
-}
-
-// evaluationError explains an evaluation that the run's time limit ended.
-func evaluationError(ctx context.Context, engine *policies.Engine, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("policy evaluation did not finish within --policy-timeout %s: a policy is too slow or does not terminate (a custom policy that iterates over every combination of a large input?); fix the policy, or raise --policy-timeout for very large inputs", engine.Timeout())
-	}
-	return fmt.Errorf("policy evaluation failed: %w", err)
 }
 
 // ruleHelp is a rule's documentation page: the built-in page, or the
