@@ -256,7 +256,7 @@ func closestIn(key string, candidates []candidate) string {
 		if abs(len(nc)-len(norm)) > bestDist {
 			continue
 		}
-		d := levenshtein(norm, nc, &rows)
+		d := levenshteinWithin(norm, nc, bestDist, &rows)
 		switch {
 		case d < bestDist:
 			best, bestDist, tie = c, d, false
@@ -298,30 +298,50 @@ func normalizeKey(k string) string {
 	return keySeparators.Replace(strings.ToLower(k))
 }
 
-// levenshtein is the edit distance of a and b; rows is scratch space
-// reused across calls (closest compares one key with every catalog key).
-func levenshtein(a, b string, rows *[2][]int) int {
+// levenshteinWithin is the edit distance of a and b when it is at most k,
+// else k+1: only the diagonal band of width 2k+1 is computed and a row
+// whose every cell exceeds k ends the work, so a file of many unknown keys
+// costs O(len·k) per candidate instead of O(len²) (a 49,000-key file spent
+// 85 % of its load time in the full table). rows is scratch space reused
+// across calls.
+func levenshteinWithin(a, b string, k int, rows *[2][]int) int {
+	inf := k + 1
+	if abs(len(a)-len(b)) > k {
+		return inf
+	}
+	n := len(b)
 	for i := range rows {
-		if cap(rows[i]) < len(b)+1 {
-			rows[i] = make([]int, len(b)+1)
+		if cap(rows[i]) < n+2 {
+			rows[i] = make([]int, n+2)
 		}
 	}
-	prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1]
+	prev, cur := rows[0][:n+2], rows[1][:n+2]
 	for j := range prev {
-		prev[j] = j
+		prev[j] = min(j, inf)
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
+		lo, hi := max(1, i-k), min(n, i+k)
+		cur[lo-1] = inf
+		if lo == 1 {
+			cur[0] = min(i, inf)
+		}
+		rowMin := cur[lo-1]
+		for j := lo; j <= hi; j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, inf)
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		cur[hi+1] = inf
+		if rowMin > k {
+			return inf
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return prev[n]
 }
 
 // legacyClientKeys are the 0.8-era Scala client keys that the Java clients

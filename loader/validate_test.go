@@ -327,3 +327,44 @@ func TestClosestMatchesFullScan(t *testing.T) {
 		}
 	}
 }
+
+// levenshtein is the full edit distance table of a and b, the reference
+// levenshteinWithin must match; rows is scratch space
+// reused across calls (closest compares one key with every catalog key).
+func levenshtein(a, b string, rows *[2][]int) int {
+	for i := range rows {
+		if cap(rows[i]) < len(b)+1 {
+			rows[i] = make([]int, len(b)+1)
+		}
+	}
+	prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// levenshteinWithin is the full distance when it is at most k, else k+1.
+func FuzzLevenshteinWithin(f *testing.F) {
+	f.Add("log.retention.hour", "log.retention.hours", uint8(2))
+	f.Add("", "abc", uint8(0))
+	f.Add("abcdef", "badcfe", uint8(3))
+	f.Fuzz(func(t *testing.T, a, b string, k uint8) {
+		var r1, r2 [2][]int
+		want := min(levenshtein(a, b, &r1), int(k)+1)
+		if got := levenshteinWithin(a, b, int(k), &r2); got != want {
+			t.Errorf("levenshteinWithin(%q, %q, %d) = %d, want %d", a, b, k, got, want)
+		}
+	})
+}
