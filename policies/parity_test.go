@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -54,7 +55,7 @@ var expectRE = regexp.MustCompile(`^expect ([0-9.]+)(?:-([0-9.]+))?: (?:(starts)
 func parseParityCase(path string, data string) (*parityCase, error) {
 	head, body, ok := strings.Cut(data, "\n---\n")
 	if !ok {
-		return nil, fmt.Errorf("no --- line between the header and the configuration")
+		return nil, errors.New("no --- line between the header and the configuration")
 	}
 	c := &parityCase{path: path, file: "server.properties", tolerate: map[string]string{}, content: body,
 		firstLine: strings.Count(head, "\n") + 3}
@@ -100,7 +101,7 @@ func parseParityCase(path string, data string) (*parityCase, error) {
 	}
 	from := cmpOr(c.test, c.source)
 	if (c.test == "") == (c.source == "") || !strings.Contains(from, "#") || c.release == "" || len(c.expects) == 0 {
-		return nil, fmt.Errorf("a case needs kafka-test or kafka-source (file#method), release and at least one expect line")
+		return nil, errors.New("a case needs kafka-test or kafka-source (file#method), release and at least one expect line")
 	}
 	seen := map[string]bool{}
 	for _, e := range c.expects {
@@ -246,13 +247,13 @@ func checkParity(t *testing.T, c *parityCase, exp parityExpect, v string, findin
 // refused, not silently skipped.
 func TestParityCaseFormat(t *testing.T) {
 	for _, bad := range []string{
-		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.3: starts\nprocess.roles=broker\n",           // no ---
-		"kafka-test: a#b\nrelease: 4.3.1\n---\nx=1\n",                                          // no expect
-		"kafka-test: a\nrelease: 4.3.1\nexpect 4.3: starts\n---\nx=1\n",                        // no #method
-		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.4: starts\n---\nx=1\n",                      // unknown version
+		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.3: starts\nprocess.roles=broker\n",             // no ---
+		"kafka-test: a#b\nrelease: 4.3.1\n---\nx=1\n",                                             // no expect
+		"kafka-test: a\nrelease: 4.3.1\nexpect 4.3: starts\n---\nx=1\n",                           // no #method
+		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.4: starts\n---\nx=1\n",                         // unknown version
 		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.3: starts\nexpect 4.0-4.3: starts\n---\nx=1\n", // twice
-		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.3: refused KFK9007 x\n---\nx=1\n",             // no words
-		"kafka-test: a#b\nrelease: 4.3.1\ntolerate: KFK3014\nexpect 4.3: starts\n---\nx=1\n",    // no reason
+		"kafka-test: a#b\nrelease: 4.3.1\nexpect 4.3: refused KFK9007 x\n---\nx=1\n",              // no words
+		"kafka-test: a#b\nrelease: 4.3.1\ntolerate: KFK3014\nexpect 4.3: starts\n---\nx=1\n",      // no reason
 	} {
 		if _, err := parseParityCase("bad.case", bad); err == nil {
 			t.Errorf("case accepted:\n%s", bad)
