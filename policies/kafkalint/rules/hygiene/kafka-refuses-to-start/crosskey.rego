@@ -401,6 +401,29 @@ _xk_no_implicit_why(_, name) := sprintf("the name %s is not upper-case (Kafka ma
 	name != upper(name)
 } else := "this node's listeners use SSL or SASL"
 
+# --- a controller advertising 0.0.0.0 (3.9+: KafkaConfig.validateValues) ------
+
+# From 3.9 a controller may advertise its controller listeners; an explicit
+# 0.0.0.0 there is refused like a broker's (a 0.0.0.0 only in listeners is
+# replaced by the unspecified host instead). Brokers are checked in
+# kafka_refuses_to_start.rego.
+report contains result.fail(s, message) if {
+	version.at_least(3, 9)
+	some node in input.nodes
+	node.mode == "kraft"
+	node.is_controller
+	s := node.settings["advertised.listeners"]
+	_xk_explicit(node, "advertised.listeners")
+	some l in node.advertised_listeners
+	not l.error
+	l.name in {n | some n in node.controller_listener_names}
+	l.host == "0.0.0.0"
+	message := sprintf(
+		"advertised.listeners advertises the controller listener %s on 0.0.0.0: Kafka %s refuses to start (\"advertised.listeners cannot use the nonroutable meta-address 0.0.0.0. Use a routable IP address.\"); advertise this controller's host name, or leave the entry out so Kafka uses the listener",
+		[l.raw, input.kafka_version],
+	)
+}
+
 # --- version-specific listener rules ----------------------------------------------
 
 # Up to 3.8 (KafkaConfig.validateValues, 3.8.0).

@@ -319,3 +319,30 @@ test_success_meta_v1_complete if _silent(_meta([["version", "1", 1], ["cluster.i
 test_success_meta_v0 if _silent(_meta([["version", "0", 1], ["cluster.id", "abc", 2]]))
 
 test_success_meta_version_absent if _silent(_meta([["cluster.id", "abc", 2]]))
+
+# --- a controller advertising 0.0.0.0
+
+_controller_advertising(host) := t.with_advertised(
+	t.with_controller_names(
+		t.with_listeners(
+			t.with_voters(t.with_id(t.node(_f, ["controller"], [["process.roles", "controller", 1]]), 2, 2), "2@localhost:9093", 3),
+			"CONTROLLER://0.0.0.0:9093", 4,
+		),
+		"CONTROLLER", 5,
+	),
+	sprintf("CONTROLLER://%s:9093", [host]), 6,
+)
+
+test_fail_controller_advertises_all_interfaces if {
+	_fires(_at("4.3", [_controller_advertising("0.0.0.0")]), 6, "advertised.listeners", "advertised.listeners cannot use the nonroutable meta-address 0.0.0.0")
+}
+
+test_success_controller_advertises_host if _silent(_at("4.3", [_controller_advertising("ctl-2.example.com")]))
+
+test_success_controller_listens_on_all_interfaces if {
+	_silent(_at("4.3", [object.union(_controller_advertising("x"), {"advertised_listeners": [], "settings": {"advertised.listeners": null}})]))
+}
+
+test_success_controller_advertised_placeholder if {
+	_silent(_at("4.3", [object.union(_unknown(_controller_advertising("x"), "advertised.listeners", 6), {"advertised_listeners": []})]))
+}
