@@ -209,7 +209,8 @@ _xk_split(raw) := [trim_space(e) | some e in split(raw, ","); trim_space(e) != "
 
 # Each pair is checked when the file writes at least one of its keys; an
 # absent key has Kafka's default (the same in 3.8-4.3). Kafka checks these
-# for every role, in the GroupCoordinatorConfig constructor.
+# for every role, in the GroupCoordinatorConfig constructor. Share groups
+# (group.share.*) are checked from 4.0 on, with the same shape.
 _xk_group_defaults := {
 	"group.consumer.session.timeout.ms": 45000,
 	"group.consumer.min.session.timeout.ms": 45000,
@@ -217,42 +218,47 @@ _xk_group_defaults := {
 	"group.consumer.heartbeat.interval.ms": 5000,
 	"group.consumer.min.heartbeat.interval.ms": 5000,
 	"group.consumer.max.heartbeat.interval.ms": 15000,
+	"group.share.session.timeout.ms": 45000,
+	"group.share.min.session.timeout.ms": 45000,
+	"group.share.max.session.timeout.ms": 60000,
+	"group.share.heartbeat.interval.ms": 5000,
+	"group.share.min.heartbeat.interval.ms": 5000,
+	"group.share.max.heartbeat.interval.ms": 15000,
 }
 
-# [a, op, b]: Kafka requires a op b.
+# [a, op, b, [major, minor]]: from that Kafka version, Kafka requires a op b.
 _xk_group_pairs := [
-	["group.consumer.max.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms"],
-	["group.consumer.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms"],
-	["group.consumer.heartbeat.interval.ms", "<=", "group.consumer.max.heartbeat.interval.ms"],
-	["group.consumer.max.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms"],
-	["group.consumer.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms"],
-	["group.consumer.session.timeout.ms", "<=", "group.consumer.max.session.timeout.ms"],
-	["group.consumer.heartbeat.interval.ms", "<", "group.consumer.session.timeout.ms"],
+	["group.consumer.max.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", "<=", "group.consumer.max.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.max.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms", [3, 0]],
+	["group.consumer.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms", [3, 0]],
+	["group.consumer.session.timeout.ms", "<=", "group.consumer.max.session.timeout.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", "<", "group.consumer.session.timeout.ms", [4, 0]],
+	["group.share.max.heartbeat.interval.ms", ">=", "group.share.min.heartbeat.interval.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", ">=", "group.share.min.heartbeat.interval.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", "<=", "group.share.max.heartbeat.interval.ms", [4, 0]],
+	["group.share.max.session.timeout.ms", ">=", "group.share.min.session.timeout.ms", [4, 0]],
+	["group.share.session.timeout.ms", ">=", "group.share.min.session.timeout.ms", [4, 0]],
+	["group.share.session.timeout.ms", "<=", "group.share.max.session.timeout.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", "<", "group.share.session.timeout.ms", [4, 0]],
 ]
 
 report contains result.fail(anchor, message) if {
 	some node in input.nodes
 	some pair in _xk_group_pairs
-	_xk_pair_checked(pair)
+	input.kafka_release >= pair[3]
 	a := _xk_group_value(node, pair[0])
 	b := _xk_group_value(node, pair[2])
 	not _xk_holds(a.value, pair[1], b.value)
 	anchor := _xk_pair_anchor(a, b)
 	message := sprintf(
-		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every consumer group timeout within its min/max pair",
+		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every group coordinator timeout within its min/max pair",
 		[
 			pair[0], a.value, a.note, pair[1], pair[2], b.value, b.note, input.kafka_version,
 			_xk_group_words(pair),
 		],
 	)
-}
-
-# heartbeat < session is checked from 4.0 on.
-_xk_pair_checked(pair) if pair[1] != "<"
-
-_xk_pair_checked(pair) if {
-	pair[1] == "<"
-	version.at_least(4, 0)
 }
 
 _xk_group_value(node, key) := {"value": s.value, "note": "", "setting": s} if {

@@ -172,6 +172,17 @@ test_success_group_heartbeat_equal_session_3_9 if {
 	_silent(_at("3.9", [_int(_int(_broker, "group.consumer.min.session.timeout.ms", 1000, 9), "group.consumer.session.timeout.ms", 5000, 10)]))
 }
 
+test_fail_share_group_session_above_max_4_0 if {
+	c := _at("4.0", [_int(_int(_broker, "group.share.max.session.timeout.ms", 20, 9), "group.share.session.timeout.ms", 25, 10)])
+	some f in _reports(c)
+	f.location.line == 10
+	contains(f.message, "group.share.session.timeout.ms must be less than or equal to group.share.max.session.timeout.ms")
+}
+
+test_success_share_group_before_4_0 if {
+	_silent(_at("3.9", [_int(_int(_broker, "group.share.max.session.timeout.ms", 20, 9), "group.share.session.timeout.ms", 25, 10)]))
+}
+
 test_success_group_within_limits if _silent(_at("4.3", [_int(_broker, "group.consumer.session.timeout.ms", 50000, 9)]))
 
 test_success_group_placeholder if {
