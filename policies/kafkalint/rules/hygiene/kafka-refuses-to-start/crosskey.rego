@@ -63,6 +63,62 @@ _xk_no_overrides(node) if {
 	trim_space(o.raw) == ""
 }
 
+# --- socket and cleaner sizing (KafkaConfig.validateValues) ---------------------
+
+# Each check needs at least one of its keys written; an absent key has
+# Kafka's default (the same in 3.8-4.3).
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	queued := _xk_number(node, "queued.max.request.bytes", -1)
+	request := _xk_number(node, "socket.request.max.bytes", 104857600)
+	queued.value > 0
+	queued.value < request.value
+	anchor := _xk_pair_anchor(queued, request)
+	message := sprintf(
+		"queued.max.request.bytes=%d%s is below socket.request.max.bytes=%d%s: Kafka %s refuses to start (\"queued.max.request.bytes must be larger or equal to socket.request.max.bytes\"); raise queued.max.request.bytes, or set it to -1 (no limit, the default)",
+		[queued.value, queued.note, request.value, request.note, input.kafka_version],
+	)
+}
+
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	delay := _xk_number(node, "connection.failed.authentication.delay.ms", 100)
+	idle := _xk_number(node, "connections.max.idle.ms", 600000)
+	idle.value >= 0
+	delay.value >= idle.value
+	anchor := _xk_pair_anchor(delay, idle)
+	message := sprintf(
+		"connection.failed.authentication.delay.ms=%d%s is not below connections.max.idle.ms=%d%s: Kafka %s refuses to start (\"connection.failed.authentication.delay.ms=%d should always be less than connections.max.idle.ms=%d to prevent failed authentication responses from timing out\"); keep the delay well below the idle timeout",
+		[delay.value, delay.note, idle.value, idle.note, input.kafka_version, delay.value, idle.value],
+	)
+}
+
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	size := _xk_number(node, "log.cleaner.dedupe.buffer.size", 134217728)
+	threads := _xk_number(node, "log.cleaner.threads", 1)
+	threads.value > 0
+	floor(size.value / threads.value) <= 1048576
+	anchor := _xk_pair_anchor(size, threads)
+	message := sprintf(
+		"log.cleaner.dedupe.buffer.size=%d%s over log.cleaner.threads=%d%s leaves 1 MiB or less per cleaner thread: Kafka %s refuses to start (\"log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.\"); give every cleaner thread more than 1 MiB (the default is 128 MiB for 1 thread)",
+		[size.value, size.note, threads.value, threads.note, input.kafka_version],
+	)
+}
+
+# _xk_number is {value, note, setting?}: the written number, else Kafka's
+# default; undefined for a placeholder or an invalid value, and when neither
+# key of a check is written the defaults are consistent anyway.
+_xk_number(node, key, fallback) := {"value": s.value, "note": "", "setting": s} if {
+	s := node.settings[key]
+	_xk_explicit(node, key)
+	_xk_known(s)
+	is_number(s.value)
+} else := {"value": fallback, "note": " (Kafka's default)"} if {
+	not _xk_explicit(node, key)
+	not key in node.managed_keys
+}
+
 # --- SASL between brokers (KafkaConfig.validateValues, saslEnabledMechanisms) -----
 
 # When the inter-broker listener uses SASL, sasl.mechanism.inter.broker.protocol

@@ -357,3 +357,31 @@ test_success_controller_listens_on_all_interfaces if {
 test_success_controller_advertised_placeholder if {
 	_silent(_at("4.3", [object.union(_unknown(_controller_advertising("x"), "advertised.listeners", 6), {"advertised_listeners": []})]))
 }
+
+# --- socket and cleaner sizing
+
+test_fail_queued_bytes_below_request_size if {
+	_fires(_at("4.3", [_int(_broker, "queued.max.request.bytes", 1000, 9)]), 9, "queued.max.request.bytes", "queued.max.request.bytes must be larger or equal to socket.request.max.bytes")
+}
+
+test_success_queued_bytes_unlimited if _silent(_at("4.3", [_int(_broker, "queued.max.request.bytes", -1, 9)]))
+
+test_success_queued_bytes_placeholder if {
+	_silent(_at("4.3", [_unknown(_int(_broker, "socket.request.max.bytes", 2000, 10), "queued.max.request.bytes", 9)]))
+}
+
+test_fail_auth_delay_not_below_idle if {
+	_fires(_at("3.8", [_int(_broker, "connections.max.idle.ms", 100, 9)]), 9, "connections.max.idle.ms", "connection.failed.authentication.delay.ms=100 should always be less than connections.max.idle.ms=100")
+}
+
+test_success_auth_delay_idle_disabled if _silent(_at("4.3", [_int(_int(_broker, "connections.max.idle.ms", -1, 9), "connection.failed.authentication.delay.ms", 5000, 10)]))
+
+test_success_auth_delay_absent if _silent(_at("4.3", [_broker]))
+
+test_fail_dedupe_buffer_per_thread if {
+	_fires(_at("4.3", [_int(_broker, "log.cleaner.threads", 128, 9)]), 9, "log.cleaner.threads", "log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
+}
+
+test_success_dedupe_buffer_enough if _silent(_at("4.3", [_int(_broker, "log.cleaner.threads", 8, 9)]))
+
+test_success_dedupe_buffer_placeholder if _silent(_at("4.3", [_unknown(_int(_broker, "log.cleaner.threads", 128, 9), "log.cleaner.dedupe.buffer.size", 10)]))
