@@ -534,6 +534,25 @@ report contains result.fail(s, message) if {
 	)
 }
 
+# --- producer two-phase commit (4.1+: ProducerConfig.postProcessAndValidateIdempotenceConfigs)
+
+# Kafka checks that transaction.timeout.ms is present at all (originals
+# containsKey), so its value, even a placeholder, does not matter.
+report contains result.fail(timeout, message) if {
+	version.at_least(4, 1)
+	some client in input.clients
+	client.kind in {"producer", "client"}
+	two_pc := client.settings["transaction.two.phase.commit.enable"]
+	_xk_explicit(client, "transaction.two.phase.commit.enable")
+	two_pc.value == true
+	timeout := client.settings["transaction.timeout.ms"]
+	_xk_explicit(client, "transaction.timeout.ms")
+	message := sprintf(
+		"transaction.timeout.ms is set together with transaction.two.phase.commit.enable=true (line %d): the producer fails when it is created (\"Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true. Transactions will not expire with two-phase commit enabled.\"); remove transaction.timeout.ms (Kafka %s)",
+		[two_pc.location.line, input.kafka_version],
+	)
+}
+
 # --- meta.properties (MetaProperties.Builder.build) -------------------------------
 
 report contains result.fail(v, message) if {

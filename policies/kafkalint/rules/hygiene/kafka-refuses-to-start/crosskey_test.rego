@@ -385,3 +385,33 @@ test_fail_dedupe_buffer_per_thread if {
 test_success_dedupe_buffer_enough if _silent(_at("4.3", [_int(_broker, "log.cleaner.threads", 8, 9)]))
 
 test_success_dedupe_buffer_placeholder if _silent(_at("4.3", [_unknown(_int(_broker, "log.cleaner.threads", 128, 9), "log.cleaner.dedupe.buffer.size", 10)]))
+
+# --- producer two-phase commit
+
+_two_pc(entries) := t.client("producer.properties", "producer", entries)
+
+_clients(version, clients) := t.at_version(t.cluster([], clients), version)
+
+test_fail_two_phase_commit_with_transaction_timeout if {
+	c := _clients("4.1", [_two_pc([["transaction.two.phase.commit.enable", true, 2], ["transaction.timeout.ms", 60000, 3]])])
+	some f in _reports(c)
+	f.location.line == 3
+	f.key == "transaction.timeout.ms"
+	contains(f.message, "Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true.")
+}
+
+test_fail_two_phase_commit_with_transaction_timeout_placeholder if {
+	base := _two_pc([["transaction.two.phase.commit.enable", true, 2]])
+	c := _clients("4.3", [object.union(base, {"settings": {"transaction.timeout.ms": t.unknown_setting("producer.properties", "transaction.timeout.ms", "${env:T}", 3)}})])
+	count(_reports(c)) == 1
+}
+
+test_success_two_phase_commit_without_timeout if _silent(_clients("4.3", [_two_pc([["transaction.two.phase.commit.enable", true, 2]])]))
+
+test_success_two_phase_commit_off if {
+	_silent(_clients("4.3", [_two_pc([["transaction.two.phase.commit.enable", false, 2], ["transaction.timeout.ms", 60000, 3]])]))
+}
+
+test_success_two_phase_commit_before_4_1 if {
+	_silent(_clients("4.0", [_two_pc([["transaction.two.phase.commit.enable", true, 2], ["transaction.timeout.ms", 60000, 3]])]))
+}
