@@ -266,7 +266,8 @@ _xk_split(raw) := [trim_space(e) | some e in split(raw, ","); trim_space(e) != "
 # Each pair is checked when the file writes at least one of its keys; an
 # absent key has Kafka's default (the same in 3.8-4.3). Kafka checks these
 # for every role, in the GroupCoordinatorConfig constructor. Share groups
-# (group.share.*) are checked from 4.0 on, with the same shape.
+# (group.share.*) are checked from 4.0 on and streams groups
+# (group.streams.*) from 4.1 on, with the same shape.
 _xk_group_defaults := {
 	"group.consumer.session.timeout.ms": 45000,
 	"group.consumer.min.session.timeout.ms": 45000,
@@ -280,6 +281,12 @@ _xk_group_defaults := {
 	"group.share.heartbeat.interval.ms": 5000,
 	"group.share.min.heartbeat.interval.ms": 5000,
 	"group.share.max.heartbeat.interval.ms": 15000,
+	"group.streams.session.timeout.ms": 45000,
+	"group.streams.min.session.timeout.ms": 45000,
+	"group.streams.max.session.timeout.ms": 60000,
+	"group.streams.heartbeat.interval.ms": 5000,
+	"group.streams.min.heartbeat.interval.ms": 5000,
+	"group.streams.max.heartbeat.interval.ms": 15000,
 }
 
 # [a, op, b, [major, minor]]: from that Kafka version, Kafka requires a op b.
@@ -298,6 +305,13 @@ _xk_group_pairs := [
 	["group.share.session.timeout.ms", ">=", "group.share.min.session.timeout.ms", [4, 0]],
 	["group.share.session.timeout.ms", "<=", "group.share.max.session.timeout.ms", [4, 0]],
 	["group.share.heartbeat.interval.ms", "<", "group.share.session.timeout.ms", [4, 0]],
+	["group.streams.max.heartbeat.interval.ms", ">=", "group.streams.min.heartbeat.interval.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", ">=", "group.streams.min.heartbeat.interval.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", "<=", "group.streams.max.heartbeat.interval.ms", [4, 1]],
+	["group.streams.max.session.timeout.ms", ">=", "group.streams.min.session.timeout.ms", [4, 1]],
+	["group.streams.session.timeout.ms", ">=", "group.streams.min.session.timeout.ms", [4, 1]],
+	["group.streams.session.timeout.ms", "<=", "group.streams.max.session.timeout.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", "<", "group.streams.session.timeout.ms", [4, 1]],
 ]
 
 report contains result.fail(anchor, message) if {

@@ -183,6 +183,15 @@ test_success_share_group_before_4_0 if {
 	_silent(_at("3.9", [_int(_int(_broker, "group.share.max.session.timeout.ms", 20, 9), "group.share.session.timeout.ms", 25, 10)]))
 }
 
+test_fail_streams_group_heartbeat_not_below_session_4_1 if {
+	c := _at("4.1", [_int(_int(_broker, "group.streams.min.session.timeout.ms", 1000, 9), "group.streams.session.timeout.ms", 5000, 10)])
+	_fires(c, 10, "group.streams.session.timeout.ms", "group.streams.heartbeat.interval.ms must be less than group.streams.session.timeout.ms")
+}
+
+test_success_streams_group_before_4_1 if {
+	_silent(_at("4.0", [_int(_int(_broker, "group.streams.min.session.timeout.ms", 1000, 9), "group.streams.session.timeout.ms", 5000, 10)]))
+}
+
 test_success_group_within_limits if _silent(_at("4.3", [_int(_broker, "group.consumer.session.timeout.ms", 50000, 9)]))
 
 test_success_group_placeholder if {
