@@ -155,16 +155,20 @@ type Node struct {
 	// prefixes): they never take effect, so they are not in Settings.
 	IgnoredSettings []*Setting `json:"ignored_settings,omitempty"`
 	// Mode is "kraft" (process.roles set) or "zookeeper".
-	Mode                    string              `json:"mode"`
-	Roles                   []string            `json:"roles"`
-	IsBroker                bool                `json:"is_broker"`
-	IsController            bool                `json:"is_controller"`
-	ID                      *int                `json:"id,omitempty"` // node.id, else broker.id; absent when unset or unknown
-	Quorum                  Quorum              `json:"quorum"`
-	Listeners               []Listener          `json:"listeners"`
-	Advertised              []Listener          `json:"advertised_listeners"`
-	ControllerListenerNames []string            `json:"controller_listener_names"`
-	Settings                map[string]*Setting `json:"settings"`
+	Mode                    string     `json:"mode"`
+	Roles                   []string   `json:"roles"`
+	IsBroker                bool       `json:"is_broker"`
+	IsController            bool       `json:"is_controller"`
+	ID                      *int       `json:"id,omitempty"` // node.id, else broker.id; absent when unset or unknown
+	Quorum                  Quorum     `json:"quorum"`
+	Listeners               []Listener `json:"listeners"`
+	Advertised              []Listener `json:"advertised_listeners"`
+	ControllerListenerNames []string   `json:"controller_listener_names"`
+	// ProtocolMap is the effective listener.security.protocol.map, listener
+	// name to protocol as Kafka computes it (protocolMap); absent when the
+	// written map is a placeholder.
+	ProtocolMap map[string]string   `json:"protocol_map,omitempty"`
+	Settings    map[string]*Setting `json:"settings"`
 }
 
 // Client is a producer, consumer, admin or generic client configuration.

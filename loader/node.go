@@ -66,7 +66,8 @@ func buildNode(r *Doc) *Node {
 	if s, ok := r.get("controller.listener.names"); ok && !isPlaceholder(s.Value) {
 		n.ControllerListenerNames = splitList(s.Value)
 	}
-	protocols := protocolMap(r, n.ControllerListenerNames)
+	protocols := protocolMap(r, n.ControllerListenerNames, n.Mode != "zookeeper")
+	n.ProtocolMap = protocols
 	n.Listeners = parseListeners(r, "listeners", protocols)
 	n.Advertised = parseListeners(r, "advertised.listeners", protocols)
 	return n
@@ -168,14 +169,24 @@ func parseHostPort(s string) (Endpoint, string) {
 
 var securityProtocols = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
 
-// protocolMap returns the effective listener.security.protocol.map
-// (AbstractKafkaConfig.effectiveListenerSecurityProtocolMap): the explicit
-// map when set; otherwise each protocol maps to itself and, in KRaft, the
-// controller listener names map to PLAINTEXT unless some listener uses a
-// secure protocol name.
-func protocolMap(r *Doc, controllerNames []string) map[string]string {
+// protocolMap returns the effective listener.security.protocol.map exactly
+// as Kafka computes it (AbstractKafkaConfig.effectiveListenerSecurityProtocolMap
+// in 4.x, KafkaConfig.effectiveListenerSecurityProtocolMap in 3.x): the
+// explicit map when the key is written, its names upper-cased
+// (ListenerName.normalised); otherwise each protocol maps to itself and, in
+// KRaft, every controller listener name except PLAINTEXT maps to PLAINTEXT
+// unless a controller listener name or a name in listeners (advertised
+// listeners do not count) is SSL, SASL_SSL or SASL_PLAINTEXT. Kafka compares
+// controller listener names with those protocol names as written and adds
+// them to the map as written (new ListenerName(name), not normalised), so a
+// lower-case controller name gets a lower-case entry that an upper-cased
+// lookup never finds. nil when the explicit map is a placeholder (unknown).
+func protocolMap(r *Doc, controllerNames []string, kraft bool) map[string]string {
 	m := map[string]string{}
-	if s, ok := r.get("listener.security.protocol.map"); ok && !isPlaceholder(s.Value) {
+	if s, ok := r.get("listener.security.protocol.map"); ok {
+		if isPlaceholder(s.Value) {
+			return nil
+		}
 		for _, e := range splitList(s.Value) {
 			name, proto, ok := strings.Cut(e, ":")
 			if ok {
@@ -187,27 +198,26 @@ func protocolMap(r *Doc, controllerNames []string) map[string]string {
 	for _, p := range securityProtocols {
 		m[p] = p
 	}
-	secure := false
-	for _, key := range []string{"listeners", "advertised.listeners"} {
-		if s, ok := r.get(key); ok {
-			for _, e := range splitList(s.Value) {
-				name, _, _ := strings.Cut(e, "://")
-				if n := strings.ToUpper(name); n != "PLAINTEXT" && slices.Contains(securityProtocols, n) {
-					secure = true
-				}
+	if !kraft {
+		return m
+	}
+	sslOrSasl := func(name string) bool { return name != "PLAINTEXT" && slices.Contains(securityProtocols, name) }
+	for _, n := range controllerNames {
+		if sslOrSasl(n) {
+			return m
+		}
+	}
+	if s, ok := r.get("listeners"); ok && !isPlaceholder(s.Value) {
+		for _, e := range splitList(s.Value) {
+			name, _, _ := strings.Cut(e, ":")
+			if sslOrSasl(strings.ToUpper(name)) {
+				return m
 			}
 		}
 	}
 	for _, n := range controllerNames {
-		if u := strings.ToUpper(n); u != "PLAINTEXT" && slices.Contains(securityProtocols, u) {
-			secure = true
-		}
-	}
-	if !secure {
-		for _, n := range controllerNames {
-			if _, ok := m[strings.ToUpper(n)]; !ok {
-				m[strings.ToUpper(n)] = "PLAINTEXT"
-			}
+		if n != "PLAINTEXT" {
+			m[n] = "PLAINTEXT"
 		}
 	}
 	return m

@@ -82,6 +82,46 @@ report contains result.fail(transactional_id, message) if {
 	)
 }
 
+# transactional.id while enable.idempotence is not set and the producer
+# turns the default idempotence off itself (ProducerConfig.
+# postProcessAndValidateIdempotenceConfigs): acks 0 or 1, retries=0 and, up
+# to 3.9, more than 5 requests in flight (4.0 refuses that on its own,
+# above). Kafka checks transactional.id after that, so the producer fails.
+report contains result.fail(transactional_id, message) if {
+	some client in input.clients
+	client.kind in _producer_kinds
+	not _explicit(client, "enable.idempotence")
+	transactional_id := client.settings["transactional.id"]
+	transactional_id.source == "explicit"
+	not transactional_id.unknown
+	causes := array.concat(array.concat(_acks_disables(client), _retries_disable(client)), _in_flight_disables(client))
+	count(causes) > 0
+	message := sprintf(
+		"transactional.id=%s while enable.idempotence is not set and %s: the producer turns its default idempotence off and then fails at startup with \"Cannot set a transactional.id without also enabling idempotence.\"; transactions need idempotence, so remove %s (or remove transactional.id if the producer is not transactional)",
+		[transactional_id.raw, concat(" and ", causes), concat(" and ", causes)],
+	)
+}
+
+# Each is [the cause] or [].
+_acks_disables(client) := [sprintf("acks=%s", [acks.value])] if {
+	acks := client.settings.acks
+	acks.source == "explicit"
+	acks.value in {"0", "1"}
+} else := []
+
+_retries_disable(client) := ["retries=0"] if {
+	retries := client.settings.retries
+	retries.source == "explicit"
+	retries.value == 0
+} else := []
+
+_in_flight_disables(client) := [sprintf("max.in.flight.requests.per.connection=%v", [in_flight.value])] if {
+	not version.at_least(4, 0)
+	in_flight := client.settings["max.in.flight.requests.per.connection"]
+	in_flight.source == "explicit"
+	in_flight.value > 5
+} else := []
+
 # _idempotence_explicitly holds when the file writes enable.idempotence with
 # a known value equal to value.
 _idempotence_explicitly(client, value) if {

@@ -158,3 +158,48 @@ test_success_empty_transactional_id if {
 	c := t.client("producer.properties", "producer", [["enable.idempotence", false, 1], ["transactional.id", "", 2]])
 	count(rule.report) == 0 with input as t.cluster([], [c])
 }
+
+# transactional.id while the default idempotence is turned off by the producer
+# itself (ProducerConfig.postProcessAndValidateIdempotenceConfigs).
+
+test_fail_transactional_id_with_acks_one_and_default_idempotence if {
+	c := t.client("producer.properties", "producer", [["enable.idempotence", true, 0], ["acks", "1", 2], ["transactional.id", "orders-tx", 3]])
+	rule.report == {t.finding("producer.properties", 3, "transactional.id", "transactional.id=orders-tx while enable.idempotence is not set and acks=1: the producer turns its default idempotence off and then fails at startup with \"Cannot set a transactional.id without also enabling idempotence.\"; transactions need idempotence, so remove acks=1 (or remove transactional.id if the producer is not transactional)")} with input as t.cluster([], [c])
+}
+
+test_fail_transactional_id_with_retries_zero_and_default_idempotence if {
+	c := t.client("producer.properties", "producer", [["acks", "0", 2], ["retries", 0, 3], ["transactional.id", "orders-tx", 4]])
+	some f in rule.report with input as t.cluster([], [c])
+	f.location.line == 4
+	contains(f.message, "and acks=0 and retries=0: the producer turns")
+}
+
+test_fail_transactional_id_with_in_flight_on_3x if {
+	c := t.client("producer.properties", "producer", [["max.in.flight.requests.per.connection", 6, 2], ["transactional.id", "orders-tx", 3]])
+	some f in rule.report with input as _cluster("3.9", [c])
+	f.location.line == 3
+	contains(f.message, "max.in.flight.requests.per.connection=6")
+}
+
+test_success_transactional_id_in_flight_on_4x_is_the_in_flight_finding if {
+	c := t.client("producer.properties", "producer", [["max.in.flight.requests.per.connection", 6, 2], ["transactional.id", "orders-tx", 3]])
+	reports := rule.report with input as _cluster("4.3", [c])
+	count(reports) == 1
+	some f in reports
+	f.key == "max.in.flight.requests.per.connection"
+}
+
+test_success_transactional_id_with_acks_all_and_default_idempotence if {
+	c := t.client("producer.properties", "producer", [["acks", "all", 2], ["transactional.id", "orders-tx", 3]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_acks_one_without_transactional_id if {
+	c := t.client("producer.properties", "producer", [["acks", "1", 2]])
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
+
+test_success_transactional_id_placeholder_with_acks_one if {
+	c := _with_unknown(t.client("producer.properties", "producer", [["acks", "1", 2]]), "transactional.id", 3)
+	count(rule.report) == 0 with input as t.cluster([], [c])
+}
