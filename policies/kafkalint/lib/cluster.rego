@@ -25,20 +25,73 @@ package kafkalint.lib.cluster
 # Parties whose value is unknown (a ${provider:...} placeholder) must be left
 # out by the rule: an unknown value neither agrees nor disagrees.
 
+# disagreement analyses a list of parties once, in O(n log n): a rule
+# computes it once per set of parties (a rule without arguments, or an
+# assignment in the rule body before the findings are iterated) and asks it
+# per finding, instead of recounting every party per finding (O(n^2) in the
+# nodes of a cluster). Its fields:
+#   - parties: the parties;
+#   - groups: one {"value", "indexes"} per distinct value, sorted by value,
+#     each with the ascending indexes of the parties holding it;
+#   - majority: [the group more than half of the parties hold], or [] (a
+#     list, since a majority value can be false);
+#   - odd: the indexes of the parties that carry a finding (odd_ones);
+#   - locations: every party's location, sorted, without repeats.
+disagreement(parties) := {
+	"parties": parties,
+	"groups": groups,
+	"majority": majority,
+	"odd": _odd(parties, groups, majority),
+	"locations": sort({p.location | some p in parties}),
+} if {
+	groups := _groups(parties)
+	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
+}
+
+# groups are the parties' indexes by value: one {"value", "indexes"} per
+# distinct value, sorted by value, indexes ascending; O(n log n). Any list of
+# objects with a value field will do.
+groups(parties) := _groups(parties)
+
+# _groups sorts [value, index] pairs, so that equal values are neighbours,
+# and cuts the sorted list into runs of one value.
+# (No helper function is called per element: in OPA 1.22 a call whose
+# arguments include the list costs time in the list's size.)
+_groups(parties) := [{"value": pairs[start][0], "indexes": [pairs[k][1] | some k in numbers.range(start, ends[x] - 1)]} |
+	some x, start in starts
+] if {
+	pairs := sort([[p.value, i] | some i, p in parties])
+	starts := [k | some k, pair in pairs; not pairs[k - 1][0] == pair[0]]
+	ends := array.concat(array.slice(starts, 1, count(starts)), [count(pairs)])
+}
+
+_odd(_, groups, _) := set() if count(groups) < 2
+
+_odd(_, groups, majority) := {i |
+	some g in groups
+	g.value != majority[0].value
+	some i in g.indexes
+} if {
+	count(groups) > 1
+	count(majority) == 1
+}
+
+_odd(parties, groups, majority) := {i | some i, _ in parties} if {
+	count(groups) > 1
+	count(majority) == 0
+}
+
+# related are the locations of every party but the i-th of a disagreement,
+# without the i-th party's own location.
+related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
+
 # majority is the value more than half of the parties hold; undefined when no
 # value does.
-majority(parties) := v if {
-	some p in parties
-	v := p.value
-	count([q | some q in parties; q.value == v]) * 2 > count(parties)
-}
+majority(parties) := disagreement(parties).majority[0].value
 
 # has_majority holds when more than half of the parties hold one value.
 # Use it, not `not majority(...)`: a majority value can be false.
-has_majority(parties) if {
-	some p in parties
-	count([q | some q in parties; q.value == p.value]) * 2 > count(parties)
-}
+has_majority(parties) if count(disagreement(parties).majority) > 0
 
 # disagree holds when the parties do not all hold one value.
 disagree(parties) if count({p.value | some p in parties}) > 1
@@ -46,21 +99,12 @@ disagree(parties) if count({p.value | some p in parties}) > 1
 # odd_ones are the indexes of the parties that carry a finding: none when the
 # parties agree, the ones differing from the majority when there is one,
 # every party otherwise.
-odd_ones(parties) := {i |
-	disagree(parties)
-	some i, p in parties
-	not _with_majority(parties, p)
-}
-
-_with_majority(parties, p) if p.value == majority(parties)
+odd_ones(parties) := disagreement(parties).odd
 
 # others are the locations of every party but the i-th, sorted, without the
-# i-th party's own location.
-others(parties, i) := sort({p.location |
-	some j, p in parties
-	j != i
-	p.location != parties[i].location
-})
+# i-th party's own location. A rule reporting many parties asks
+# related(disagreement(parties), i) instead, which sorts once.
+others(parties, i) := related(disagreement(parties), i)
 
 # files names the files of the parties whose indexes are given, for messages.
 files(parties, indexes) := concat(", ", sort({parties[i].location.file | some i in indexes}))
@@ -128,14 +172,25 @@ has_id(node) if node.id >= 0
 # entry (QuorumConfig.parseVoterConnections fills a HashMap). Undefined when
 # the key is unset or unknown, or when any entry is malformed: Kafka refuses
 # such a list (KFK3007), and the malformed entry may be any voter.
-voter_map(node) := {id: endpoint_key(last.host, last.port) |
-	some id in {v.id | some v in node.quorum.voters}
-	last := node.quorum.voters[max({j | some j, v in node.quorum.voters; v.id == id})]
-} if {
+voter_map(node) := {id: endpoint_key(v.host, v.port) | some id, v in last_voters(node)} if {
 	count(node.quorum.voters) > 0
 	every v in node.quorum.voters {
 		not v.error
 	}
+}
+
+# last_voters are the entries of a node's controller.quorum.voters by id,
+# the last entry of a repeated id: {id: entry}. Sorting [id, position] pairs
+# puts each id's last entry just before the next id (linear in a long
+# list, where looking for each id's last position is quadratic).
+# (The conditions are written inline: a function called per element with
+# the list as an argument costs time in the list's size, in OPA 1.22.)
+last_voters(node) := {pair[0]: voters[pair[1]] |
+	some k, pair in pairs
+	not pairs[k + 1][0] == pair[0]
+} if {
+	voters := node.quorum.voters
+	pairs := sort([[v.id, j] | some j, v in voters; not v.error])
 }
 
 # voter_ids are the ids of the entries of controller.quorum.voters that parse.

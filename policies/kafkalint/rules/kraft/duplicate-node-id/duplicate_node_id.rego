@@ -37,10 +37,14 @@ _parties := [party |
 	party := {"value": node.id, "location": setting.location, "setting": setting, "roles": _roles(node)}
 ]
 
+# The parties are grouped by id once (cluster.groups), so only the nodes
+# that share an id are visited per finding.
 report contains result.fail_related(party.setting, message, related) if {
-	some i, party in _parties
-	sharing := {j | some j, p in _parties; j != i; p.value == party.value}
-	count(sharing) > 0
+	some g in cluster.groups(_parties)
+	count(g.indexes) > 1
+	some i in g.indexes
+	party := _parties[i]
+	sharing := {j | some j in g.indexes; j != i}
 	related := sort({_parties[j].location | some j in sharing})
 	message := sprintf(
 		"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
