@@ -260,7 +260,8 @@ func writeBenchFiles(b *testing.B, files map[string]string) string {
 }
 
 // benchEvaluate evaluates every cluster loaded from files, b.N times, and
-// reports the nodes of the largest cluster and the findings of one run.
+// reports the CPU time per run, the nodes of the largest cluster and the
+// findings and related locations of one run.
 func benchEvaluate(b *testing.B, files map[string]string) {
 	b.Helper()
 	clusters := loadClusters(b, writeBenchFiles(b, files))
@@ -274,6 +275,7 @@ func benchEvaluate(b *testing.B, files map[string]string) {
 	}
 	ctx := context.Background()
 	findings, related := 0, 0
+	cpu := processCPU()
 	for b.Loop() {
 		findings, related = 0, 0
 		for _, c := range clusters {
@@ -287,6 +289,9 @@ func benchEvaluate(b *testing.B, files map[string]string) {
 			}
 		}
 	}
+	// CPU time per op counts every goroutine (the GC's too) and is the
+	// figure to compare on a busy machine.
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(largest), "nodes")
 	b.ReportMetric(float64(findings), "findings")
 	b.ReportMetric(float64(related), "related")

@@ -230,6 +230,9 @@ type rawFinding struct {
 	Key      string            `json:"key"`
 	Location report.Location   `json:"location"`
 	Related  []report.Location `json:"related"`
+	// RelatedOmitted counts the related locations the rule left out of
+	// Related (lib/result.rego caps the list at related_cap).
+	RelatedOmitted int `json:"related_omitted"`
 }
 
 // Evaluate runs every rule on one cluster.
@@ -297,6 +300,6 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 	return report.Finding{
 		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg,
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
-		Environment: env, Cluster: c.Name, Related: rf.Related, DocsURL: r.DocsURL, Key: rf.Key,
+		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true
 }

@@ -8,6 +8,8 @@
 #   read input, so rules decide which nodes take part.
 package kafkalint.lib.cluster
 
+import data.kafkalint.lib.result
+
 # --- Anchoring policy for disagreements ----------------------------------------
 #
 # A party is an object {"value": v, "location": l, ...}: one node's (or file's)
@@ -36,16 +38,24 @@ package kafkalint.lib.cluster
 #   - majority: [the group more than half of the parties hold], or [] (a
 #     list, since a majority value can be false);
 #   - odd: the indexes of the parties that carry a finding (odd_ones);
-#   - locations: every party's location, sorted, without repeats.
+#   - locations: every party's location, sorted, without repeats;
+#   - index: location_index of the locations, for nearest;
+#   - files: the parties' file names, sorted, without repeats, and
+#     file_parties the number of parties in each, for other_files.
 disagreement(parties) := {
 	"parties": parties,
 	"groups": groups,
 	"majority": majority,
 	"odd": _odd(parties, groups, majority),
-	"locations": sort({p.location | some p in parties}),
+	"locations": locations,
+	"index": location_index(locations),
+	"files": [g.value | some g in file_groups],
+	"file_parties": {g.value: count(g.indexes) | some g in file_groups},
 } if {
 	groups := _groups(parties)
 	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
+	locations := sort({p.location | some p in parties})
+	file_groups := _groups([{"value": p.location.file} | some p in parties])
 }
 
 # groups are the parties' indexes by value: one {"value", "indexes"} per
@@ -85,6 +95,65 @@ _odd(parties, groups, majority) := {i | some i, _ in parties} if {
 # without the i-th party's own location.
 related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
 
+# nearest is result.nearest for the i-th party of a disagreement, over the
+# locations of every other party (without the i-th party's own): up to
+# result.related_cap of them, same file first, then same directory, then
+# path order, and the exact number left out. Constant time per finding.
+nearest(d, i) := near(d.index, d.parties[i].location)
+
+# location_index sorts a list of locations once for near: all of them by
+# path order (file, line, column), without repeats, and the same lists per
+# file and per directory.
+location_index(locations) := {
+	"all": all,
+	"set": {l | some l in all},
+	"by_file": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": l.file} | some l in all])},
+	"by_dir": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": result.dir(l.file)} | some l in all])},
+} if {
+	all := [r[3] | some r in sort({[l.file, l.line, object.get(l, "column", 0), l] | some l in locations})]
+}
+
+# near selects, as result.nearest does, from an index's locations but own
+# (own need not be one of them). Each step reads only the head of a sorted
+# list: a step runs only when the one before found fewer than the cap,
+# which bounds the lists it skips (own's file, own's directory) by the cap.
+near(index, own) := {"related": picked, "omitted": total - count(picked)} if {
+	c := result.related_cap
+	total := count(index.all) - count({own} & index.set)
+	own_dir := result.dir(own.file)
+	same_file := object.get(index.by_file, own.file, [])
+	same_dir := object.get(index.by_dir, own_dir, [])
+	p1 := array.slice([l | some l in array.slice(same_file, 0, c + 1); l != own], 0, c)
+	n2 := c - count(p1)
+	p2 := array.slice([l | some l in array.slice(same_dir, 0, (n2 + count(same_file)) * to_number(n2 > 0)); l.file != own.file], 0, n2)
+	n3 := n2 - count(p2)
+	p3 := array.slice([l | some l in array.slice(index.all, 0, (n3 + count(same_dir)) * to_number(n3 > 0)); result.dir(l.file) != own_dir], 0, n3)
+	picked := array.concat(array.concat(p1, p2), p3)
+}
+
+# other_files names the files of every party but the i-th of a
+# disagreement, for messages (result.names: capped, the count exact).
+other_files(d, i) := names_except({"sorted": d.files, "counts": d.file_parties}, d.parties[i].location.file)
+
+# name_counts prepares a list of names (repeats allowed) for names_except,
+# once: the names sorted without repeats, and how often each occurs.
+name_counts(names) := {"sorted": [g.value | some g in gs], "counts": {g.value: count(g.indexes) | some g in gs}} if {
+	gs := _groups([{"value": n} | some n in names])
+}
+
+# names_except lists the names of name_counts but one occurrence of own, as
+# result.names does (capped, the count exact), reading only the head of the
+# sorted names.
+names_except(nc, own) := result.names_text(shown, total) if {
+	alone := to_number(object.get(nc.counts, own, 0) == 1)
+	total := count(nc.sorted) - alone
+	shown := array.slice([n | some n in array.slice(nc.sorted, 0, result.names_cap + 2); _kept(n, own, alone)], 0, result.names_cap + 1)
+}
+
+_kept(n, own, _) if n != own
+
+_kept(n, n, 0) := true
+
 # majority is the value more than half of the parties hold; undefined when no
 # value does.
 majority(parties) := disagreement(parties).majority[0].value
@@ -106,8 +175,9 @@ odd_ones(parties) := disagreement(parties).odd
 # related(disagreement(parties), i) instead, which sorts once.
 others(parties, i) := related(disagreement(parties), i)
 
-# files names the files of the parties whose indexes are given, for messages.
-files(parties, indexes) := concat(", ", sort({parties[i].location.file | some i in indexes}))
+# files names the files of the parties whose indexes are given, for
+# messages: result.names, so a long list is cut ("and N more").
+files(parties, indexes) := result.names({parties[i].location.file | some i in indexes})
 
 # other_indexes are the indexes of every party but the i-th.
 other_indexes(parties, i) := {j | some j, _ in parties; j != i}

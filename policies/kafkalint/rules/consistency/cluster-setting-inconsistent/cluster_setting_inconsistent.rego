@@ -100,7 +100,7 @@ _managed(node, aspect) if {
 # of the messages shared by its findings (the majority's text and files,
 # the files of each text) are built once per set, not per finding: a
 # cluster of copied configs can have a thousand parties.
-report contains result.fail_related(party.setting, message, cluster.related(d, i)) if {
+report contains result.fail_nearest(party.setting, message, cluster.nearest(d, i)) if {
 	some class in _shared_classes
 	some aspect, classes in _classes
 	class in classes
@@ -125,7 +125,7 @@ _shared_text(_, class, d) := {
 }
 
 _shared_text(_, _, d) := {
-	"text_files": {text: concat(", ", sort({d.parties[i].location.file | some i in g.indexes})) |
+	"text_files": {text: result.names({d.parties[i].location.file | some i in g.indexes}) |
 		some g in cluster.groups([{"value": p.text} | some p in d.parties])
 		text := g.value
 	},

@@ -40,13 +40,13 @@ _parties := [party |
 # that differ from each value are named once per value, not per finding.
 _d := cluster.disagreement(_parties)
 
-_differing := {v: {"files": cluster.files(_parties, others), "values": concat(", ", sort({_parties[j].value | some j in others}))} |
+_differing := {v: {"files": cluster.files(_parties, others), "values": result.names({_parties[j].value | some j in others})} |
 	some g in _d.groups
 	v := g.value
 	others := {j | some h in _d.groups; h.value != v; some j in h.indexes}
 }
 
-report contains result.fail_related(party.setting, message, cluster.related(_d, i)) if {
+report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
 	some i in _d.odd
 	party := _parties[i]
 	differing := _differing[party.value]

@@ -112,6 +112,6 @@ _target(l) := sprintf("port %d of this controller's host", [l.port]) if cluster.
 
 _target(l) := sprintf("%s:%d", [l.host, l.port]) if not cluster.wildcard_host(l.host)
 
-_mismatches_text(mismatches) := concat("; ", [sprintf("%s in %s", [endpoint, concat(", ", sort({m.file | some m in mismatches; m.endpoint == endpoint}))]) |
+_mismatches_text(mismatches) := concat("; ", [sprintf("%s in %s", [endpoint, result.names({m.file | some m in mismatches; m.endpoint == endpoint})]) |
 	some endpoint in sort({m.endpoint | some m in mismatches})
 ])

@@ -41,7 +41,7 @@ _parties := [party |
 # The parties are analysed once, and the majority's files named once.
 _d := cluster.disagreement(_parties)
 
-report contains result.fail_related(party.setting, message, cluster.related(_d, i)) if {
+report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
 	some i in _d.odd
 	party := _parties[i]
 	message := _message(party, i)
@@ -56,7 +56,7 @@ _message(party, _) := sprintf(
 
 _message(party, i) := sprintf(
 	"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
-	[party.setting.raw, count(_d.groups), cluster.files(_parties, cluster.other_indexes(_parties, i))],
+	[party.setting.raw, count(_d.groups), cluster.other_files(_d, i)],
 ) if {
 	count(_d.majority) == 0
 }
