@@ -42,19 +42,32 @@ import data.kafkalint.lib.result
 #   - index: location_index of the locations, for nearest;
 #   - files: the parties' file names, sorted, without repeats, and
 #     file_parties the number of parties in each, for other_files.
-disagreement(parties) := {
-	"parties": parties,
-	"groups": groups,
-	"majority": majority,
-	"odd": _odd(parties, groups, majority),
-	"locations": locations,
+# The index and the file lists are only built when some party carries a
+# finding (most sets of parties agree, and most clusters are small).
+disagreement(parties) := object.union(
+	{
+		"parties": parties,
+		"groups": groups,
+		"majority": majority,
+		"odd": odd,
+		"locations": locations,
+	},
+	_for_findings(parties, locations, count(odd)),
+) if {
+	groups := _groups(parties)
+	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
+	odd := _odd(parties, groups, majority)
+	locations := sort({p.location | some p in parties})
+}
+
+_for_findings(_, _, 0) := {"index": location_index([]), "files": [], "file_parties": {}}
+
+_for_findings(parties, locations, n) := {
 	"index": location_index(locations),
 	"files": [g.value | some g in file_groups],
 	"file_parties": {g.value: count(g.indexes) | some g in file_groups},
 } if {
-	groups := _groups(parties)
-	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
-	locations := sort({p.location | some p in parties})
+	n > 0
 	file_groups := _groups([{"value": p.location.file} | some p in parties])
 }
 

@@ -105,6 +105,7 @@ report contains result.fail_nearest(party.setting, message, cluster.nearest(d, i
 	some aspect, classes in _classes
 	class in classes
 	parties := _parties(aspect, class)
+	cluster.disagree(parties) # cheap, and most sets of parties agree
 	d := cluster.disagreement(parties)
 	count(d.odd) > 0
 	shared := _shared_text(aspect, class, d)

@@ -47,6 +47,7 @@ _differing := {v: {"files": cluster.files(_parties, others), "values": result.na
 }
 
 report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
 	differing := _differing[party.value]

@@ -39,13 +39,13 @@ _parties := [party |
 
 # The parties are grouped by id once (cluster.groups), so only the nodes
 # that share an id are visited per finding.
-report contains result.fail_nearest(party.setting, message, cluster.nearest(d, k)) if {
+report contains result.fail_nearest(party.setting, message, cluster.near(index, party.location)) if {
 	some g in cluster.groups(_parties)
 	count(g.indexes) > 1
 	members := [_parties[j] | some j in g.indexes]
-	d := cluster.disagreement(members)
+	index := cluster.location_index({p.location | some p in members})
 	labels := cluster.name_counts([_label(p) | some p in members])
-	some k, party in members
+	some party in members
 	message := sprintf(
 		"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
 		[party.setting.key, party.value, party.roles, cluster.names_except(labels, _label(party))],

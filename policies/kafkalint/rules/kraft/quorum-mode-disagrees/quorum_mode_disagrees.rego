@@ -48,6 +48,7 @@ _d := cluster.disagreement(_parties)
 _files_of := {g.value: cluster.files(_parties, {i | some i in g.indexes}) | some g in _d.groups}
 
 report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
 	message := sprintf(

@@ -56,6 +56,7 @@ report contains result.fail(setting, message) if {
 report contains result.fail(setting, message) if {
 	some node in input.nodes
 	parsed := [v | some v in node.quorum.voters; not v.error]
+	count(parsed) > count({v.id | some v in parsed}) # some id repeats
 	some g in cluster.groups([{"value": v.id} | some v in parsed])
 	count(g.indexes) > 1
 	id := g.value
