@@ -11,11 +11,16 @@
 #                the linearity check also generates twice as many)
 #   BENCH_RUNS   timed runs of each bulk measurement; the median is reported (default 3)
 #   BENCH_SINGLE runs of the single-file (pre-commit) case (default 30)
+#   BENCH_LAYOUTS the bench/gen layouts to measure (default "separate shared")
 #   BENCH_NO_INSTALL=1  never call apt-get (GNU time is then required, hyperfine optional)
 #
-# What it measures, each over the same generated tree (bench/gen, derived from
-# ../shared/corpus/real-world; generated once and reused while the generator,
-# corpus and parameters stay the same):
+# What it measures, for each layout, each over the same generated tree
+# (bench/gen, derived from ../shared/corpus/real-world; generated once and
+# reused while the generator, corpus and parameters stay the same). The
+# "separate" layout gives every repository hosts of its own; the "shared" one
+# is a monorepo of copied cluster configs whose folders name the same voters,
+# so the loader joins them into clusters of 1,000+ nodes (twice as many in
+# the tree x2):
 #   1. kafkalint lint over the whole tree (every format), JSON to /dev/null;
 #   2. kafkalint inspect over the whole tree: the parse-only baseline (load,
 #      type and group every file, print the model), no rule evaluated;
@@ -23,7 +28,9 @@
 #      kafkalint's single-file rules) over the tree's .properties files, and
 #      kafkalint lint over exactly those files: the throughput comparison;
 #   4. kafkalint lint over a tree twice as large: linearity;
-#   5. one file, process start to exit, as a pre-commit hook runs it:
+#   5. kafkalint audit of the tree's repositories (each folder linted on its
+#      own) and of the tree twice as large;
+#   6. one file, process start to exit, as a pre-commit hook runs it:
 #      kafkalint lint FILE against conftest test FILE (hyperfine when
 #      available, else a loop).
 # Wall time is the median of BENCH_RUNS runs, peak RSS the maximum (GNU time's
@@ -44,6 +51,7 @@ WORK="${BENCH_DIR:-${TMPDIR:-/tmp}/kafkalint-bench}"
 REPOS="${BENCH_REPOS:-1000}"
 RUNS="${BENCH_RUNS:-3}"
 SINGLE="${BENCH_SINGLE:-30}"
+read -r -a LAYOUTS <<<"${BENCH_LAYOUTS:-separate shared}"
 FILES_PER_REPO=10
 SEED=1
 CORPUS="$ROOT/../shared/corpus/real-world"
@@ -92,22 +100,25 @@ fi
 
 # --- trees ---------------------------------------------------------------------
 gen_key="$( { cat bench/gen/*.go; ls -l "$CORPUS"/*/ ; echo "$FILES_PER_REPO $SEED"; } | sha256sum | cut -c1-16)"
-tree() { # repos -> directory holding that tree
-	local n="$1" dir="$WORK/tree-$1"
+tree() { # layout repos -> directory holding that tree
+	local layout="$1" n="$2" dir="$WORK/tree-$1-$2"
 	if [[ "$(cat "$dir.stamp" 2>/dev/null)" != "$gen_key" ]]; then
 		rm -rf "$dir" "$dir.stamp"
-		"$BIN/gentree" -out "$dir" -repos "$n" -files "$FILES_PER_REPO" -seed "$SEED" -corpus "$CORPUS" >&2
+		"$BIN/gentree" -out "$dir" -layout "$layout" -repos "$n" -files "$FILES_PER_REPO" -seed "$SEED" -corpus "$CORPUS" >&2
 		echo "$gen_key" >"$dir.stamp"
 	fi
 	# Warm the page cache: every tool then reads from memory.
 	find "$dir" -type f -exec cat {} + >/dev/null
 	echo "$dir"
 }
-TREE="$(tree "$REPOS")"
-TREE2="$(tree "$((REPOS * 2))")"
-files_all=$(find "$TREE" -type f | wc -l)
-files_props=$(find "$TREE" -type f -name '*.properties' | wc -l)
-files_all2=$(find "$TREE2" -type f | wc -l)
+declare -A TREE TREE2 FILES_ALL FILES_PROPS FILES_ALL2
+for layout in "${LAYOUTS[@]}"; do
+	TREE[$layout]="$(tree "$layout" "$REPOS")"
+	TREE2[$layout]="$(tree "$layout" "$((REPOS * 2))")"
+	FILES_ALL[$layout]=$(find "${TREE[$layout]}" -type f | wc -l)
+	FILES_PROPS[$layout]=$(find "${TREE[$layout]}" -type f -name '*.properties' | wc -l)
+	FILES_ALL2[$layout]=$(find "${TREE2[$layout]}" -type f | wc -l)
+done
 
 # kafkalint over the .properties files only, as conftest sees the tree.
 PROPS_CONFIG="$WORK/properties-only.kafkalint.yaml"
@@ -149,19 +160,28 @@ summarize() {
 	RSS[$name]=$(cut -d' ' -f3 "$OUT/$name.times" | sort -n | tail -1 | awk '{ printf "%d", $1 / 1024 }')
 }
 
-names=(lint inspect lint_props conftest_props lint_2x)
+names=()
+for layout in "${LAYOUTS[@]}"; do
+	for m in lint inspect lint_props conftest_props lint_2x audit audit_2x; do names+=("$layout.$m"); done
+done
 for name in "${names[@]}"; do rm -f "$OUT/$name".{times,rc,failed}; done
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?)"
-say "timing: $RUNS rounds over $files_all files ($files_props .properties) and $files_all2 files..."
+say "timing: $RUNS rounds over the layouts ${LAYOUTS[*]}, $REPOS and $((REPOS * 2)) repositories each..."
 for round in $(seq "$RUNS"); do
 	say "  round $round/$RUNS"
 	# Each round runs every measurement once, so that a change in the
 	# machine's load spreads over all of them.
-	(cd "$TREE" && run lint "$BIN/kafkalint" lint --format json --no-color .)
-	(cd "$TREE" && run inspect "$BIN/kafkalint" inspect .)
-	(cd "$TREE" && run lint_props "$BIN/kafkalint" lint --config "$PROPS_CONFIG" --format json --no-color .)
-	(cd "$TREE" && run conftest_props "$CONFTEST" test --no-color --ignore "$CONFTEST_IGNORE" -p "$POLICY" .)
-	(cd "$TREE2" && run lint_2x "$BIN/kafkalint" lint --format json --no-color .)
+	for l in "${LAYOUTS[@]}"; do
+		t="${TREE[$l]}"
+		t2="${TREE2[$l]}"
+		(cd "$t" && run "$l.lint" "$BIN/kafkalint" lint --format json --no-color .)
+		(cd "$t" && run "$l.inspect" "$BIN/kafkalint" inspect .)
+		(cd "$t" && run "$l.lint_props" "$BIN/kafkalint" lint --config "$PROPS_CONFIG" --format json --no-color .)
+		(cd "$t" && run "$l.conftest_props" "$CONFTEST" test --no-color --ignore "$CONFTEST_IGNORE" -p "$POLICY" .)
+		(cd "$t2" && run "$l.lint_2x" "$BIN/kafkalint" lint --format json --no-color .)
+		run "$l.audit" "$BIN/kafkalint" audit --quiet --format json "$t"
+		run "$l.audit_2x" "$BIN/kafkalint" audit --quiet --format json "$t2"
+	done
 done
 for name in "${names[@]}"; do
 	summarize "$name"
@@ -172,9 +192,11 @@ for name in "${names[@]}"; do
 done
 
 # --- single file (pre-commit) --------------------------------------------------
-one="$(find "$TREE/repo-00000" -name 'broker-1.properties' | head -1)"
-[[ -n "$one" ]] || one="$(find "$TREE/repo-00000" -name '*.properties' | sort | head -1)"
-one_repo="$TREE/repo-00000"
+# The single file comes from the first layout's tree.
+TREE1="${TREE[${LAYOUTS[0]}]}"
+one="$(find "$TREE1/repo-00000" -name 'broker-1.properties' | head -1)"
+[[ -n "$one" ]] || one="$(find "$TREE1/repo-00000" -name '*.properties' | sort | head -1)"
+one_repo="$TREE1/repo-00000"
 single_kafkalint="$BIN/kafkalint lint --no-color $one"
 single_context="$BIN/kafkalint lint --no-color --context $one_repo $one"
 single_conftest="$CONFTEST test --no-color -p $POLICY $one"
@@ -211,38 +233,51 @@ printf '\nkafkalint benchmark — %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
 printf 'machine: %s, %s CPUs, %s MB RAM; load average %s before, %s after\n' \
 	"$cpu_model" "$(nproc)" "$(awk '/MemTotal/ { printf "%d", $2 / 1024 }' /proc/meminfo 2>/dev/null)" "$load_before" "$load_after"
 printf 'tools: %s, kafkalint %s, conftest %s\n' "$(go env GOVERSION)" "$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?')" "$conftest_version"
-printf 'tree: %d repositories x %d files = %d files (%d .properties), seed %d, in %s\n\n' \
-	"$REPOS" "$FILES_PER_REPO" "$files_all" "$files_props" "$SEED" "$TREE"
+printf 'trees: %d repositories x %d files per layout (and twice as many for x2), seed %d, in %s\n' \
+	"$REPOS" "$FILES_PER_REPO" "$SEED" "$WORK"
 
 printf '%-44s %7s %9s %8s %9s %9s\n' measurement files "wall s" "cpu s" "files/s" "peak MB"
 row() { # name label files
 	printf '%-44s %7d %9s %8s %9s %9s  %s\n' "$2" "$3" "${WALL[$1]}" "${CPU[$1]}" "$(fps "$3" "${WALL[$1]}")" "${RSS[$1]}" "${NOTE[$1]}"
 }
-row lint "kafkalint lint, whole tree" "$files_all"
-row inspect "kafkalint inspect (parse-only baseline)" "$files_all"
-row lint_props "kafkalint lint, .properties files" "$files_props"
-row conftest_props "conftest test, .properties files" "$files_props"
-row lint_2x "kafkalint lint, tree x2" "$files_all2"
-
-thr=$(ratio "$(fps "$files_props" "${WALL[lint_props]}")" "$(fps "$files_props" "${WALL[conftest_props]}")")
-thr_cpu=$(ratio "${CPU[conftest_props]}" "${CPU[lint_props]}")
-base=$(ratio "${WALL[lint]}" "${WALL[inspect]}")
-base_cpu=$(ratio "${CPU[lint]}" "${CPU[inspect]}")
-lin=$(ratio "$(ratio "${WALL[lint_2x]}" "${WALL[lint]}")" "$(ratio "$files_all2" "$files_all")")
-lin_cpu=$(ratio "$(ratio "${CPU[lint_2x]}" "${CPU[lint]}")" "$(ratio "$files_all2" "$files_all")")
+declare -A THR THR_CPU BASE BASE_CPU LIN LIN_CPU ALIN ALIN_CPU
+for l in "${LAYOUTS[@]}"; do
+	fa="${FILES_ALL[$l]}" fp="${FILES_PROPS[$l]}" fa2="${FILES_ALL2[$l]}"
+	printf '\nlayout %s (%s)\n' "$l" "${TREE[$l]}"
+	row "$l.lint" "kafkalint lint, whole tree" "$fa"
+	row "$l.inspect" "kafkalint inspect (parse-only baseline)" "$fa"
+	row "$l.lint_props" "kafkalint lint, .properties files" "$fp"
+	row "$l.conftest_props" "conftest test, .properties files" "$fp"
+	row "$l.lint_2x" "kafkalint lint, tree x2" "$fa2"
+	row "$l.audit" "kafkalint audit, whole tree" "$fa"
+	row "$l.audit_2x" "kafkalint audit, tree x2" "$fa2"
+	THR[$l]=$(ratio "$(fps "$fp" "${WALL[$l.lint_props]}")" "$(fps "$fp" "${WALL[$l.conftest_props]}")")
+	THR_CPU[$l]=$(ratio "${CPU[$l.conftest_props]}" "${CPU[$l.lint_props]}")
+	BASE[$l]=$(ratio "${WALL[$l.lint]}" "${WALL[$l.inspect]}")
+	BASE_CPU[$l]=$(ratio "${CPU[$l.lint]}" "${CPU[$l.inspect]}")
+	LIN[$l]=$(ratio "$(ratio "${WALL[$l.lint_2x]}" "${WALL[$l.lint]}")" "$(ratio "$fa2" "$fa")")
+	LIN_CPU[$l]=$(ratio "$(ratio "${CPU[$l.lint_2x]}" "${CPU[$l.lint]}")" "$(ratio "$fa2" "$fa")")
+	ALIN[$l]=$(ratio "$(ratio "${WALL[$l.audit_2x]}" "${WALL[$l.audit]}")" "$(ratio "$fa2" "$fa")")
+	ALIN_CPU[$l]=$(ratio "$(ratio "${CPU[$l.audit_2x]}" "${CPU[$l.audit]}")" "$(ratio "$fa2" "$fa")")
+done
 one_k="${SINGLE_MS[kafkalint]%% *}"
 one_c="${SINGLE_MS[conftest]%% *}"
 
-printf '\nsingle file, process start to exit (%s), %s:\n' "$single_how" "${one#"$TREE"/}"
+printf '\nsingle file, process start to exit (%s), %s:\n' "$single_how" "${one#"$TREE1"/}"
 printf '  kafkalint lint FILE                      %s ms\n' "${SINGLE_MS[kafkalint]}"
 printf '  kafkalint lint --context REPO FILE       %s ms  (the default pre-commit hook: analyses the 10-file repository)\n' "${SINGLE_MS[kafkalint_context]}"
 printf '  conftest test FILE                       %s ms\n' "${SINGLE_MS[conftest]}"
 
-printf '\ntargets (issue 7)                                        measured (cpu)    target    verdict\n'
-printf '  lint throughput vs conftest, same files      %10sx (%sx)   >= 5x     %s\n' "$thr" "$thr_cpu" "$(verdict "$thr" '>=' 5)"
-printf '  lint time / parse-only baseline              %10sx (%sx)   <= 2x     %s\n' "$base" "$base_cpu" "$(verdict "$base" '<=' 2)"
+printf '\ntargets                                                  measured (cpu)    target    verdict\n'
 printf '  single file: kafkalint / conftest            %10sx           <= 1x     %s\n' "$(ratio "$one_k" "$one_c")" "$(verdict "$(ratio "$one_k" "$one_c")" '<=' 1)"
-printf '  peak RSS, lint of %5d files                 %8s MB           < 300 MB  %s\n' "$files_all" "${RSS[lint]}" "$(verdict "${RSS[lint]}" '<' 300)"
-printf '  time growth for 2x files (per file)          %10sx (%sx)   <= 1.1x   %s\n' "$lin" "$lin_cpu" "$(verdict "$lin" '<=' 1.1)"
-printf '\n(2x files -> <= 2.2x time is a per-file growth of <= 1.1x; "cpu" is user+sys time, less sensitive to a busy machine.)\n'
+for l in "${LAYOUTS[@]}"; do
+	printf '  layout %s:\n' "$l"
+	printf '    lint throughput vs conftest, same files    %10sx (%sx)   >= 1x     %s\n' "${THR[$l]}" "${THR_CPU[$l]}" "$(verdict "${THR_CPU[$l]}" '>=' 1)"
+	printf '    lint time / parse-only baseline            %10sx (%sx)   <= 2x     %s\n' "${BASE[$l]}" "${BASE_CPU[$l]}" "$(verdict "${BASE_CPU[$l]}" '<=' 2)"
+	printf '    peak RSS, lint of %5d files               %8s MB           < 300 MB  %s\n' "${FILES_ALL[$l]}" "${RSS[$l.lint]}" "$(verdict "${RSS[$l.lint]}" '<' 300)"
+	printf '    peak RSS, audit of %5d files              %8s MB           < 100 MB  %s\n' "${FILES_ALL[$l]}" "${RSS[$l.audit]}" "$(verdict "${RSS[$l.audit]}" '<' 100)"
+	printf '    lint time growth for 2x files (per file)   %10sx (%sx)   <= 1.05x  %s\n' "${LIN[$l]}" "${LIN_CPU[$l]}" "$(verdict "${LIN_CPU[$l]}" '<=' 1.05)"
+	printf '    audit time growth for 2x files (per file)  %10sx (%sx)   <= 1.05x  %s\n' "${ALIN[$l]}" "${ALIN_CPU[$l]}" "$(verdict "${ALIN_CPU[$l]}" '<=' 1.05)"
+done
+printf '\n(2x files -> <= 2.1x CPU time is a per-file growth of <= 1.05x (issue 13); verdicts use CPU time (user+sys), less sensitive to a busy machine.)\n'
 printf 'outputs and per-run times: %s\n' "$OUT"

@@ -237,6 +237,147 @@ func BenchmarkEvaluateEmpty(b *testing.B) {
 	}
 }
 
+// Benchmarks of one cluster's size (issue 13): the rules that compare the
+// nodes of a cluster must stay near-linear in its nodes, so each shape runs
+// at doubling sizes; compare ns/op between neighbors (about 2x is linear,
+// 4x quadratic). Each shape is written as .properties files and loaded, as
+// lint would, so the clusters are the loader's.
+
+// writeBenchFiles writes name -> content under a new temporary directory.
+func writeBenchFiles(b *testing.B, files map[string]string) string {
+	b.Helper()
+	dir := b.TempDir()
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// benchEvaluate evaluates every cluster loaded from files, b.N times, and
+// reports the CPU time per run, the nodes of the largest cluster and the
+// findings and related locations of one run.
+func benchEvaluate(b *testing.B, files map[string]string) {
+	b.Helper()
+	clusters := loadClusters(b, writeBenchFiles(b, files))
+	engine, err := Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	largest := 0
+	for _, c := range clusters {
+		largest = max(largest, len(c.Nodes))
+	}
+	ctx := context.Background()
+	findings, related := 0, 0
+	cpu := processCPU()
+	for b.Loop() {
+		findings, related = 0, 0
+		for _, c := range clusters {
+			fs, err := engine.Evaluate(ctx, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			findings += len(fs)
+			for _, f := range fs {
+				related += len(f.Related)
+			}
+		}
+	}
+	// CPU time per op counts every goroutine (the GC's too) and is the
+	// figure to compare on a busy machine.
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(largest), "nodes")
+	b.ReportMetric(float64(findings), "findings")
+	b.ReportMetric(float64(related), "related")
+}
+
+// sharedVotersFiles is a cluster of n nodes copied across n/6 folders: each
+// folder holds 3 controllers (ids 1-3) and 3 brokers (ids 101-103) naming
+// the same voters, as a monorepo of copied cluster configs does. A node's
+// min.insync.replicas is minISR(i) for its index i.
+func sharedVotersFiles(n int, minISR func(i int) int) map[string]string {
+	const voters = "controller.quorum.voters=1@ctl-1.eu1.internal:9093,2@ctl-2.eu1.internal:9093,3@ctl-3.eu1.internal:9093\n"
+	files := map[string]string{}
+	for i := range n {
+		folder, k := i/6, i%6
+		var name, body string
+		if k < 3 {
+			name = fmt.Sprintf("svc-%04d/controller-%d.properties", folder, k+1)
+			body = fmt.Sprintf("process.roles=controller\nnode.id=%d\nlisteners=CONTROLLER://ctl-%d.eu1.internal:9093\ncontroller.listener.names=CONTROLLER\n", k+1, k+1)
+		} else {
+			name = fmt.Sprintf("svc-%04d/broker-%d.properties", folder, k-2)
+			body = fmt.Sprintf("process.roles=broker\nnode.id=%d\nlisteners=PLAINTEXT://kafka-%d.eu1.internal:9092\ncontroller.listener.names=CONTROLLER\n", 98+k, k-2)
+		}
+		files[name] = body + voters + fmt.Sprintf("min.insync.replicas=%d\n", minISR(i))
+	}
+	return files
+}
+
+// BenchmarkClusterSize: one cluster of n nodes sharing its voters, whose
+// min.insync.replicas alternates (every node a party of a disagreement
+// without a majority), or differs on one node only (the odd one out).
+func BenchmarkClusterSize(b *testing.B) {
+	for _, shape := range []struct {
+		name   string
+		minISR func(i int) int
+	}{
+		{"alternating", func(i int) int { return 1 + i%2 }},
+		{"one-odd", func(i int) int {
+			if i == 0 {
+				return 3
+			}
+			return 2
+		}},
+	} {
+		for _, n := range []int{100, 200, 400, 800} {
+			b.Run(fmt.Sprintf("%s/n=%d", shape.name, n), func(b *testing.B) {
+				benchEvaluate(b, sharedVotersFiles(n, shape.minISR))
+			})
+		}
+	}
+}
+
+// BenchmarkLongVotersLine: 3 controllers stating a controller.quorum.voters
+// line of n entries.
+func BenchmarkLongVotersLine(b *testing.B) {
+	for _, n := range []int{500, 1000, 2000} {
+		b.Run(fmt.Sprintf("voters=%d", n), func(b *testing.B) {
+			entries := make([]string, n)
+			for j := range entries {
+				entries[j] = fmt.Sprintf("%d@ctl-%d.eu1.internal:9093", j+1, j+1)
+			}
+			line := "controller.quorum.voters=" + strings.Join(entries, ",") + "\n"
+			files := map[string]string{}
+			for k := 1; k <= 3; k++ {
+				files[fmt.Sprintf("kafka/controller-%d.properties", k)] = fmt.Sprintf(
+					"process.roles=controller\nnode.id=%d\nlisteners=CONTROLLER://ctl-%d.eu1.internal:9093\ncontroller.listener.names=CONTROLLER\n%s", k, k, line)
+			}
+			benchEvaluate(b, files)
+		})
+	}
+}
+
+// BenchmarkOneDirectory: n ZooKeeper-mode brokers in one directory (weak
+// evidence only) whose min.insync.replicas alternate.
+func BenchmarkOneDirectory(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(fmt.Sprintf("brokers=%d", n), func(b *testing.B) {
+			files := map[string]string{}
+			for i := range n {
+				files[fmt.Sprintf("kafka/broker-%03d.properties", i)] = fmt.Sprintf(
+					"broker.id=%d\nzookeeper.connect=zookeeper:2181\nlisteners=PLAINTEXT://kafka-%d:9092\nmin.insync.replicas=%d\n", i, i, 1+i%2)
+			}
+			benchEvaluate(b, files)
+		})
+	}
+}
+
 // BenchmarkInputKeys converts one node of n keys (n and 2n below the
 // loader's limit of keys per file): time and B/op grow with n.
 func BenchmarkInputKeys(b *testing.B) {

@@ -242,6 +242,9 @@ type rawFinding struct {
 	Key      string            `json:"key"`
 	Location report.Location   `json:"location"`
 	Related  []report.Location `json:"related"`
+	// RelatedOmitted counts the related locations the rule left out of
+	// Related (lib/result.rego caps the list at related_cap).
+	RelatedOmitted int `json:"related_omitted"`
 }
 
 // CustomError is the error of the custom rules' evaluation of one cluster:
@@ -372,6 +375,6 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 	return report.Finding{
 		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg,
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
-		Environment: env, Cluster: c.Name, Related: rf.Related, DocsURL: r.DocsURL, Key: rf.Key,
+		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true
 }

@@ -530,6 +530,7 @@ func decodeReports(rs rego.ResultSet) ([]reported, error) {
 				r.finding.Related = append(r.finding.Related, d.location(l))
 			}
 		}
+		r.finding.RelatedOmitted = d.int(f["related_omitted"], "related_omitted")
 		if d.err != nil {
 			return nil, fmt.Errorf("policy result of %s/%s: %w", r.category, r.slug, d.err)
 		}

@@ -9,6 +9,17 @@
 // so a tree of 2N repositories is the tree of N plus N more (benchmarks of
 // linearity compare like with like).
 //
+// Options.Layout chooses how repositories relate:
+//   - "separate" (the default): every repository has hosts of its own, so
+//     clusters never link across repositories;
+//   - "shared": a monorepo of copied cluster configs. Every repository (a
+//     service folder) belongs to one of a few real clusters and writes
+//     copies of its configs, naming the same voters and bootstrap hosts
+//     (ctl-1.eu1.internal:9093, ...) with the folder's own drift, so the
+//     loader joins the nodes of many folders into clusters of 1,000 nodes
+//     and more. A tree of 2N repositories then has clusters twice as large
+//     as the tree of N: the benchmark of linearity in a cluster's size.
+//
 // A repository is one of three shapes, chosen per repository:
 //   - kraft: a KRaft cluster of 3 dedicated controllers and 3 brokers built
 //     from the corpus' controller and broker files (node ids, voters or
@@ -50,7 +61,18 @@ type Options struct {
 	Files  int    // files per repository
 	Seed   uint64 // random seed
 	Corpus string // the real-world corpus directory ("" = DefaultCorpus)
+	Layout string // LayoutSeparate ("" means it) or LayoutShared
 }
+
+// The layouts (see the package comment).
+const (
+	LayoutSeparate = "separate"
+	LayoutShared   = "shared"
+)
+
+// sharedClusters are the real clusters of the shared layout: their hosts
+// are ctl-N.<name>.internal and kafka-N.<name>.internal.
+var sharedClusters = []string{"eu1", "us2", "ap3"}
 
 // Stats counts the files written by format (file extension).
 type Stats map[string]int
@@ -59,6 +81,13 @@ type Stats map[string]int
 func Write(dir string, opts Options) (Stats, error) {
 	if opts.Repos < 1 || opts.Files < 1 {
 		return nil, errors.New("repositories and files per repository must be at least 1")
+	}
+	switch opts.Layout {
+	case "":
+		opts.Layout = LayoutSeparate
+	case LayoutSeparate, LayoutShared:
+	default:
+		return nil, fmt.Errorf("unknown layout %q (want %s or %s)", opts.Layout, LayoutSeparate, LayoutShared)
 	}
 	if opts.Corpus == "" {
 		c, err := DefaultCorpus()
@@ -76,7 +105,7 @@ func Write(dir string, opts Options) (Stats, error) {
 	}
 	stats := Stats{}
 	for i := range opts.Repos {
-		for _, f := range generateRepo(c, opts.Seed, i, opts.Files) {
+		for _, f := range generateRepo(c, opts.Seed, i, opts.Files, opts.Layout) {
 			p := filepath.Join(dir, filepath.FromSlash(f.path))
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return nil, err
@@ -241,6 +270,7 @@ type repo struct {
 	env       string // path segment, "" for none
 	domain    string // the repository's host domain
 	keepLocal bool   // loopback hosts stay loopback (quick-start copies)
+	ctlHost   string // first label of the controllers' hosts, before -N
 	hosts     map[string]string
 	clusterID string
 	files     []outFile
@@ -251,24 +281,37 @@ type repo struct {
 
 var envSegments = []string{"prod", "prod", "production", "staging", "stage", "dev", "development", "", ""}
 
-func generateRepo(c *corpus, seed uint64, index, n int) []outFile {
+func generateRepo(c *corpus, seed uint64, index, n int, layout string) []outFile {
 	r := &repo{
-		rng:   rand.New(rand.NewPCG(seed, uint64(index))), //nolint:gosec // a seeded generator: the same tree every time is the point
-		name:  fmt.Sprintf("repo-%05d", index),
-		hosts: map[string]string{},
-		used:  map[string]bool{},
+		rng:     rand.New(rand.NewPCG(seed, uint64(index))), //nolint:gosec // a seeded generator: the same tree every time is the point
+		name:    fmt.Sprintf("repo-%05d", index),
+		hosts:   map[string]string{},
+		used:    map[string]bool{},
+		ctlHost: "controller",
 	}
 	r.env = pick(r.rng, envSegments)
-	r.domain = fmt.Sprintf("r%05d.%s.example.internal", index, pick(r.rng, []string{"corp", "eu1", "us2", "ap3"}))
-	r.keepLocal = r.rng.IntN(4) == 0
-	r.clusterID = clusterID(r.rng)
+	kraftShare, zkShare := 40, 50
+	if layout == LayoutShared {
+		// A copy of one real cluster's configs: its hosts and cluster id,
+		// and mostly its KRaft node configs.
+		k := r.rng.IntN(len(sharedClusters))
+		r.domain = sharedClusters[k] + ".internal"
+		r.ctlHost = "ctl"
+		r.keepLocal = false
+		r.clusterID = clusterID(rand.New(rand.NewPCG(seed, 1<<32+uint64(k)))) //nolint:gosec // seeded, as above
+		kraftShare, zkShare = 70, 80
+	} else {
+		r.domain = fmt.Sprintf("r%05d.%s.example.internal", index, pick(r.rng, []string{"corp", "eu1", "us2", "ap3"}))
+		r.keepLocal = r.rng.IntN(4) == 0
+		r.clusterID = clusterID(r.rng)
+	}
 	r.rf = []string{"1", "2", "3", "3", "3"}[:2+r.rng.IntN(4)]
 	r.minISR = []string{"2", "1", "2", "3"}[:1+r.rng.IntN(4)]
 
 	switch shape := r.rng.IntN(100); {
-	case shape < 40 && n >= 8:
+	case shape < kraftShare && n >= 8:
 		r.kraftCluster(c)
-	case shape < 50 && n >= 5:
+	case shape < zkShare && n >= 5:
 		r.zkCluster(c)
 	}
 	for len(r.files) < n {
@@ -332,8 +375,8 @@ func (r *repo) kraftCluster(c *corpus) {
 	dynamic := r.rng.IntN(3) == 0
 	var voters, bootstrap []string
 	for k := 1; k <= 3; k++ {
-		voters = append(voters, fmt.Sprintf("%d@controller-%d.%s:9093", k, k, r.domain))
-		bootstrap = append(bootstrap, fmt.Sprintf("controller-%d.%s:9093", k, r.domain))
+		voters = append(voters, fmt.Sprintf("%d@%s-%d.%s:9093", k, r.ctlHost, k, r.domain))
+		bootstrap = append(bootstrap, fmt.Sprintf("%s-%d.%s:9093", r.ctlHost, k, r.domain))
 	}
 	quorum := func(p *props) {
 		if dynamic {
@@ -345,7 +388,7 @@ func (r *repo) kraftCluster(c *corpus) {
 	ctl := pick(r.rng, c.controllers)
 	for k := 1; k <= 3; k++ {
 		p := parseProps(ctl.data)
-		host := fmt.Sprintf("controller-%d.%s", k, r.domain)
+		host := fmt.Sprintf("%s-%d.%s", r.ctlHost, k, r.domain)
 		p.set("node.id", strconv.Itoa(k))
 		p.set("process.roles", "controller")
 		quorum(p)

@@ -138,3 +138,46 @@ func TestTreeShape(t *testing.T) {
 		t.Error("no cluster of 3 or more nodes: the kraft and zookeeper shapes are not grouped")
 	}
 }
+
+// TestSharedLayout: the shared layout joins the node configs of many
+// repositories into a few large clusters (copies of the same real
+// clusters' configs), and a tree of twice the repositories makes them about
+// twice as large; the default layout is the separate one.
+func TestSharedLayout(t *testing.T) {
+	c := corpusOrSkip(t)
+	largest := func(repos int, layout string) (nodes, spanned int) {
+		dir := t.TempDir()
+		if _, err := Write(dir, Options{Repos: repos, Files: 10, Seed: 1, Corpus: c, Layout: layout}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := loader.Load([]string{dir}, loader.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cl := range res.Clusters {
+			if len(cl.Nodes) <= nodes {
+				continue
+			}
+			repos := map[string]bool{}
+			for _, f := range cl.Files {
+				repo, _, _ := strings.Cut(f.Path, "/")
+				repos[repo] = true
+			}
+			nodes, spanned = len(cl.Nodes), len(repos)
+		}
+		return nodes, spanned
+	}
+	n1, spanned := largest(40, LayoutShared)
+	if n1 < 40 || spanned < 8 {
+		t.Errorf("shared layout, 40 repositories: the largest cluster has %d nodes from %d repositories, want >= 40 from >= 8", n1, spanned)
+	}
+	if n2, _ := largest(80, LayoutShared); n2 < n1*3/2 {
+		t.Errorf("shared layout: the largest cluster has %d nodes for 40 repositories, %d for 80; want it to grow with the tree", n1, n2)
+	}
+	if _, spanned := largest(40, ""); spanned > 1 {
+		t.Errorf("default layout: a cluster spans %d repositories", spanned)
+	}
+	if _, err := Write(t.TempDir(), Options{Repos: 1, Files: 10, Corpus: c, Layout: "monorepo"}); err == nil {
+		t.Error("an unknown layout is accepted")
+	}
+}

@@ -1,7 +1,7 @@
 // Command gentree writes a synthetic bulk tree of Kafka configuration
 // repositories for kafkalint's benchmarks (see package bench/gen):
 //
-//	go run ./bench/gentree -out /tmp/tree -repos 1000 -files 10 -seed 1
+//	go run ./bench/gentree -out /tmp/tree -repos 1000 -files 10 -seed 1 [-layout shared]
 package main
 
 import (
@@ -26,6 +26,7 @@ func run() error {
 	flag.IntVar(&opts.Repos, "repos", 1000, "number of repositories")
 	flag.IntVar(&opts.Files, "files", 10, "files per repository")
 	flag.Uint64Var(&opts.Seed, "seed", 1, "random seed")
+	flag.StringVar(&opts.Layout, "layout", gen.LayoutSeparate, "how repositories relate: "+gen.LayoutSeparate+" (own hosts each) or "+gen.LayoutShared+" (copies of a few real clusters' configs, joined into large clusters)")
 	flag.StringVar(&opts.Corpus, "corpus", "", "real-world corpus directory (default: ../shared/corpus/real-world beside the repository root)")
 	flag.Parse()
 	if *out == "" {
@@ -35,6 +36,6 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("gentree: %d repositories, %d files (%s) in %s\n", opts.Repos, opts.Repos*opts.Files, stats, *out)
+	fmt.Printf("gentree: %d repositories, %d files (%s), layout %s, in %s\n", opts.Repos, opts.Repos*opts.Files, stats, opts.Layout, *out)
 	return nil
 }

@@ -8,6 +8,8 @@
 #   read input, so rules decide which nodes take part.
 package kafkalint.lib.cluster
 
+import data.kafkalint.lib.result
+
 # --- Anchoring policy for disagreements ----------------------------------------
 #
 # A party is an object {"value": v, "location": l, ...}: one node's (or file's)
@@ -25,20 +27,153 @@ package kafkalint.lib.cluster
 # Parties whose value is unknown (a ${provider:...} placeholder) must be left
 # out by the rule: an unknown value neither agrees nor disagrees.
 
+# disagreement analyses a list of parties once, in O(n log n): a rule
+# computes it once per set of parties (a rule without arguments, or an
+# assignment in the rule body before the findings are iterated) and asks it
+# per finding, instead of recounting every party per finding (O(n^2) in the
+# nodes of a cluster). Its fields:
+#   - parties: the parties;
+#   - groups: one {"value", "indexes"} per distinct value, sorted by value,
+#     each with the ascending indexes of the parties holding it;
+#   - majority: [the group more than half of the parties hold], or [] (a
+#     list, since a majority value can be false);
+#   - odd: the indexes of the parties that carry a finding (odd_ones);
+#   - locations: every party's location, sorted, without repeats;
+#   - index: location_index of the locations, for nearest;
+#   - files: the parties' file names, sorted, without repeats, and
+#     file_parties the number of parties in each, for other_files.
+# The index and the file lists are only built when some party carries a
+# finding (most sets of parties agree, and most clusters are small).
+disagreement(parties) := object.union(
+	{
+		"parties": parties,
+		"groups": groups,
+		"majority": majority,
+		"odd": odd,
+		"locations": locations,
+	},
+	_for_findings(parties, locations, count(odd)),
+) if {
+	groups := _groups(parties)
+	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
+	odd := _odd(parties, groups, majority)
+	locations := sort({p.location | some p in parties})
+}
+
+_for_findings(_, _, 0) := {"index": location_index([]), "files": [], "file_parties": {}}
+
+_for_findings(parties, locations, n) := {
+	"index": location_index(locations),
+	"files": [g.value | some g in file_groups],
+	"file_parties": {g.value: count(g.indexes) | some g in file_groups},
+} if {
+	n > 0
+	file_groups := _groups([{"value": p.location.file} | some p in parties])
+}
+
+# groups are the parties' indexes by value: one {"value", "indexes"} per
+# distinct value, sorted by value, indexes ascending; O(n log n). Any list of
+# objects with a value field will do.
+groups(parties) := _groups(parties)
+
+# _groups sorts [value, index] pairs, so that equal values are neighbours,
+# and cuts the sorted list into runs of one value.
+# (No helper function is called per element: in OPA 1.22 a call whose
+# arguments include the list costs time in the list's size.)
+_groups(parties) := [{"value": pairs[start][0], "indexes": [pairs[k][1] | some k in numbers.range(start, ends[x] - 1)]} |
+	some x, start in starts
+] if {
+	pairs := sort([[p.value, i] | some i, p in parties])
+	starts := [k | some k, pair in pairs; not pairs[k - 1][0] == pair[0]]
+	ends := array.concat(array.slice(starts, 1, count(starts)), [count(pairs)])
+}
+
+_odd(_, groups, _) := set() if count(groups) < 2
+
+_odd(_, groups, majority) := {i |
+	some g in groups
+	g.value != majority[0].value
+	some i in g.indexes
+} if {
+	count(groups) > 1
+	count(majority) == 1
+}
+
+_odd(parties, groups, majority) := {i | some i, _ in parties} if {
+	count(groups) > 1
+	count(majority) == 0
+}
+
+# related are the locations of every party but the i-th of a disagreement,
+# without the i-th party's own location.
+related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
+
+# nearest is result.nearest for the i-th party of a disagreement, over the
+# locations of every other party (without the i-th party's own): up to
+# result.related_cap of them, same file first, then same directory, then
+# path order, and the exact number left out. Constant time per finding.
+nearest(d, i) := near(d.index, d.parties[i].location)
+
+# location_index sorts a list of locations once for near: all of them by
+# path order (file, line, column), without repeats, and the same lists per
+# file and per directory.
+location_index(locations) := {
+	"all": all,
+	"set": {l | some l in all},
+	"by_file": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": l.file} | some l in all])},
+	"by_dir": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": result.dir(l.file)} | some l in all])},
+} if {
+	all := [r[3] | some r in sort({[l.file, l.line, object.get(l, "column", 0), l] | some l in locations})]
+}
+
+# near selects, as result.nearest does, from an index's locations but own
+# (own need not be one of them). Each step reads only the head of a sorted
+# list: a step runs only when the one before found fewer than the cap,
+# which bounds the lists it skips (own's file, own's directory) by the cap.
+near(index, own) := {"related": picked, "omitted": total - count(picked)} if {
+	c := result.related_cap
+	total := count(index.all) - count({own} & index.set)
+	own_dir := result.dir(own.file)
+	same_file := object.get(index.by_file, own.file, [])
+	same_dir := object.get(index.by_dir, own_dir, [])
+	p1 := array.slice([l | some l in array.slice(same_file, 0, c + 1); l != own], 0, c)
+	n2 := c - count(p1)
+	p2 := array.slice([l | some l in array.slice(same_dir, 0, (n2 + count(same_file)) * to_number(n2 > 0)); l.file != own.file], 0, n2)
+	n3 := n2 - count(p2)
+	p3 := array.slice([l | some l in array.slice(index.all, 0, (n3 + count(same_dir)) * to_number(n3 > 0)); result.dir(l.file) != own_dir], 0, n3)
+	picked := array.concat(array.concat(p1, p2), p3)
+}
+
+# other_files names the files of every party but the i-th of a
+# disagreement, for messages (result.names: capped, the count exact).
+other_files(d, i) := names_except({"sorted": d.files, "counts": d.file_parties}, d.parties[i].location.file)
+
+# name_counts prepares a list of names (repeats allowed) for names_except,
+# once: the names sorted without repeats, and how often each occurs.
+name_counts(names) := {"sorted": [g.value | some g in gs], "counts": {g.value: count(g.indexes) | some g in gs}} if {
+	gs := _groups([{"value": n} | some n in names])
+}
+
+# names_except lists the names of name_counts but one occurrence of own, as
+# result.names does (capped, the count exact), reading only the head of the
+# sorted names.
+names_except(nc, own) := result.names_text(shown, total) if {
+	alone := to_number(object.get(nc.counts, own, 0) == 1)
+	total := count(nc.sorted) - alone
+	shown := array.slice([n | some n in array.slice(nc.sorted, 0, result.names_cap + 2); _kept(n, own, alone)], 0, result.names_cap + 1)
+}
+
+_kept(n, own, _) if n != own
+
+_kept(n, n, 0) := true
+
 # majority is the value more than half of the parties hold; undefined when no
 # value does.
-majority(parties) := v if {
-	some p in parties
-	v := p.value
-	count([q | some q in parties; q.value == v]) * 2 > count(parties)
-}
+majority(parties) := disagreement(parties).majority[0].value
 
 # has_majority holds when more than half of the parties hold one value.
 # Use it, not `not majority(...)`: a majority value can be false.
-has_majority(parties) if {
-	some p in parties
-	count([q | some q in parties; q.value == p.value]) * 2 > count(parties)
-}
+has_majority(parties) if count(disagreement(parties).majority) > 0
 
 # disagree holds when the parties do not all hold one value.
 disagree(parties) if count({p.value | some p in parties}) > 1
@@ -46,24 +181,16 @@ disagree(parties) if count({p.value | some p in parties}) > 1
 # odd_ones are the indexes of the parties that carry a finding: none when the
 # parties agree, the ones differing from the majority when there is one,
 # every party otherwise.
-odd_ones(parties) := {i |
-	disagree(parties)
-	some i, p in parties
-	not _with_majority(parties, p)
-}
-
-_with_majority(parties, p) if p.value == majority(parties)
+odd_ones(parties) := disagreement(parties).odd
 
 # others are the locations of every party but the i-th, sorted, without the
-# i-th party's own location.
-others(parties, i) := sort({p.location |
-	some j, p in parties
-	j != i
-	p.location != parties[i].location
-})
+# i-th party's own location. A rule reporting many parties asks
+# related(disagreement(parties), i) instead, which sorts once.
+others(parties, i) := related(disagreement(parties), i)
 
-# files names the files of the parties whose indexes are given, for messages.
-files(parties, indexes) := concat(", ", sort({parties[i].location.file | some i in indexes}))
+# files names the files of the parties whose indexes are given, for
+# messages: result.names, so a long list is cut ("and N more").
+files(parties, indexes) := result.names({parties[i].location.file | some i in indexes})
 
 # other_indexes are the indexes of every party but the i-th.
 other_indexes(parties, i) := {j | some j, _ in parties; j != i}
@@ -128,14 +255,25 @@ has_id(node) if node.id >= 0
 # entry (QuorumConfig.parseVoterConnections fills a HashMap). Undefined when
 # the key is unset or unknown, or when any entry is malformed: Kafka refuses
 # such a list (KFK3007), and the malformed entry may be any voter.
-voter_map(node) := {id: endpoint_key(last.host, last.port) |
-	some id in {v.id | some v in node.quorum.voters}
-	last := node.quorum.voters[max({j | some j, v in node.quorum.voters; v.id == id})]
-} if {
+voter_map(node) := {id: endpoint_key(v.host, v.port) | some id, v in last_voters(node)} if {
 	count(node.quorum.voters) > 0
 	every v in node.quorum.voters {
 		not v.error
 	}
+}
+
+# last_voters are the entries of a node's controller.quorum.voters by id,
+# the last entry of a repeated id: {id: entry}. Sorting [id, position] pairs
+# puts each id's last entry just before the next id (linear in a long
+# list, where looking for each id's last position is quadratic).
+# (The conditions are written inline: a function called per element with
+# the list as an argument costs time in the list's size, in OPA 1.22.)
+last_voters(node) := {pair[0]: voters[pair[1]] |
+	some k, pair in pairs
+	not pairs[k + 1][0] == pair[0]
+} if {
+	voters := node.quorum.voters
+	pairs := sort([[v.id, j] | some j, v in voters; not v.error])
 }
 
 # voter_ids are the ids of the entries of controller.quorum.voters that parse.

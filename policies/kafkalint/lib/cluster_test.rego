@@ -52,7 +52,44 @@ test_others_are_every_other_location_sorted if {
 	]
 }
 
+# disagreement is what the functions above answer, computed once.
+test_disagreement_groups_values_once if {
+	parties := [_party("a", 2), _party("b", 1), _party("c", 2), _party("d", 3), _party("e", 2)]
+	d := cluster.disagreement(parties)
+	d.groups == [
+		{"value": 1, "indexes": [1]},
+		{"value": 2, "indexes": [0, 2, 4]},
+		{"value": 3, "indexes": [3]},
+	]
+	d.majority == [{"value": 2, "indexes": [0, 2, 4]}]
+	d.odd == {1, 3}
+	cluster.related(d, 1) == [
+		{"file": "a", "line": 3, "column": 1},
+		{"file": "c", "line": 3, "column": 1},
+		{"file": "d", "line": 3, "column": 1},
+		{"file": "e", "line": 3, "column": 1},
+	]
+}
+
+test_disagreement_without_majority if {
+	d := cluster.disagreement([_party("a", "x"), _party("b", "y")])
+	d.majority == []
+	d.odd == {0, 1}
+	not cluster.has_majority(d.parties)
+}
+
+test_groups_of_an_empty_list if {
+	cluster.groups([]) == []
+	cluster.disagreement([]).odd == set()
+}
+
 # --- voter sets ----------------------------------------------------------------
+
+test_last_voters_keep_the_last_entry_of_each_id if {
+	node := t.with_voters(_controller("c.properties"), "3@x:1,1@A:9093,2@b:9093,1@c:9093,3@y:2", 4)
+	lv := cluster.last_voters(node)
+	{id: v.raw | some id, v in lv} == {1: "1@c:9093", 2: "2@b:9093", 3: "3@y:2"}
+}
 
 _controller(file) := t.node(file, ["controller"], [])
 

@@ -15,13 +15,79 @@ fail(setting, message) := {
 	"related": [],
 }
 
-# fail_related is fail with related locations (other files or lines involved).
-fail_related(setting, message, related) := {
-	"message": message,
-	"key": setting.key,
-	"location": setting.location,
-	"related": related,
+# fail_related is fail with related locations (other files or lines
+# involved), at most related_cap of them: the nearest to the finding
+# (nearest), with related_omitted counting the ones left out.
+fail_related(setting, message, related) := fail_nearest(setting, message, nearest(setting.location, related))
+
+# fail_nearest is fail with a selection of related locations made by
+# nearest or cluster.nearest: {"related": [...], "omitted": n}.
+# related_omitted is written only when some are left out.
+fail_nearest(setting, message, near) := object.union(
+	{
+		"message": message,
+		"key": setting.key,
+		"location": setting.location,
+		"related": near.related,
+	},
+	_omitted(near.omitted),
+)
+
+_omitted(0) := {}
+
+_omitted(n) := {"related_omitted": n} if n > 0
+
+# related_cap is the most related locations a finding lists: a disagreement
+# among a thousand nodes copied across a monorepo would otherwise list every
+# other node in every finding (O(n^2) output). The count left out is exact.
+related_cap := 10
+
+# nearest selects up to related_cap locations of related for a finding at
+# location: those in the same file first, then those in the same
+# directory, then the rest, each by path order (file, line, column); the
+# rest are counted in omitted. A list within the cap is kept as it is.
+# O(k log k) in the list: a rule reporting many findings over one long list
+# builds cluster.location_index once and asks cluster.near instead.
+nearest(_, related) := {"related": related, "omitted": 0} if count(related) <= related_cap
+
+nearest(location, related) := {
+	"related": [related[r[4]] | some r in array.slice(ranked, 0, related_cap)],
+	"omitted": count(related) - related_cap,
+} if {
+	count(related) > related_cap
+	own_dir := dir(location.file)
+	ranked := sort([[_distance(location.file, own_dir, l.file), l.file, l.line, object.get(l, "column", 0), k] | some k, l in related])
 }
+
+_distance(file, _, file) := 0
+
+_distance(own_file, own_dir, file) := 1 if {
+	file != own_file
+	dir(file) == own_dir
+}
+
+_distance(own_file, own_dir, file) := 2 if {
+	file != own_file
+	dir(file) != own_dir
+}
+
+# dir is the directory of a slash path ("" for a file at the root).
+dir(file) := concat("/", array.slice(parts, 0, count(parts) - 1)) if parts := split(file, "/")
+
+# names_cap is the most file (or other) names a message lists before it
+# says how many more there are.
+names_cap := 5
+
+# names lists a set of names for a message, sorted: all of them up to
+# names_cap + 1 (naming one more costs no more than "and 1 more"), else the
+# first names_cap and "and N more" (N exact).
+names(set_of_names) := names_text(array.slice(sorted, 0, names_cap + 1), count(sorted)) if sorted := sort(set_of_names)
+
+# names_text lists the first names_cap + 1 (or fewer) of total names, as
+# names does.
+names_text(head, total) := concat(", ", head) if total <= names_cap + 1
+
+names_text(head, total) := sprintf("%s and %d more", [concat(", ", array.slice(head, 0, names_cap)), total - names_cap]) if total > names_cap + 1
 
 # missing is a finding about a key that a node (or client, topic) does not
 # set: it points at where that unit's configuration starts (line 1 of a

@@ -73,13 +73,11 @@ _parties(aspect, class) := [p |
 # with two or more nodes: only those can disagree. Rules without arguments
 # are evaluated once per evaluation, so most clusters (one node of each
 # class) skip the per-aspect work entirely.
-_class_of[i] := cluster.role_class(node) if some i, node in input.nodes
+_class_of := {i: cluster.role_class(node) | some i, node in input.nodes}
 
 _shared_classes contains class if {
-	some i, class in _class_of
-	some j, other in _class_of
-	i < j
-	other == class
+	some class in {c | some _, c in _class_of}
+	count([i | some i, c in _class_of; c == class]) > 1
 }
 
 _aspect_keys := {
@@ -98,37 +96,65 @@ _managed(node, aspect) if {
 	key in node.managed_keys
 }
 
-report contains result.fail_related(party.setting, message, cluster.others(parties, i)) if {
+# Each set of parties is analysed once (cluster.disagreement), and the parts
+# of the messages shared by its findings (the majority's text and files,
+# the files of each text) are built once per set, not per finding: a
+# cluster of copied configs can have a thousand parties.
+report contains result.fail_nearest(party.setting, message, cluster.nearest(d, i)) if {
 	some class in _shared_classes
 	some aspect, classes in _classes
 	class in classes
 	parties := _parties(aspect, class)
-	some i in cluster.odd_ones(parties)
+	cluster.disagree(parties) # cheap, and most sets of parties agree
+	d := cluster.disagreement(parties)
+	count(d.odd) > 0
+	shared := _shared_text(aspect, class, d)
+	some i in d.odd
 	party := parties[i]
-	message := _message(aspect, class, parties, party)
+	message := _message(aspect, class, d, shared, party)
 }
 
-_message(aspect, class, parties, party) := sprintf(
+# _shared_text is what every finding of one disagreement says about the
+# others: with a majority, its reference text, size and files; without
+# one, the files of each text and the texts of each value.
+_shared_text(_, class, d) := {
+	"reference": d.parties[same[0]].text,
+	"size": _plural(count(same), class),
+	"files": cluster.files(d.parties, same),
+} if {
+	same := d.majority[0].indexes
+}
+
+_shared_text(_, _, d) := {
+	"text_files": {text: result.names({d.parties[i].location.file | some i in g.indexes}) |
+		some g in cluster.groups([{"value": p.text} | some p in d.parties])
+		text := g.value
+	},
+	"texts": {g.value: {d.parties[i].text | some i in g.indexes} | some g in d.groups},
+} if {
+	count(d.majority) == 0
+}
+
+_message(aspect, class, _, shared, party) := sprintf(
 	"%s on this %s differs from %s on the other %s (%s): %s; give every %s of the cluster the same value",
-	[party.shown, _role[class], reference.text, _plural(count(same), class), cluster.files(parties, same), _why[aspect], _role[class]],
+	[party.shown, _role[class], shared.reference, shared.size, shared.files, _why[aspect], _role[class]],
 ) if {
-	reference := [p | some p in parties; p.value == cluster.majority(parties)][0]
-	same := {j | some j, p in parties; p.value == reference.value}
+	shared.reference
 }
 
-_message(aspect, class, parties, party) := sprintf(
+_message(aspect, class, d, shared, party) := sprintf(
 	"%s on this %s, but %s, and no value is shared by most %ss: %s; give every %s of the cluster the same value",
-	[party.shown, _role[class], _others_text(parties, party), _role[class], _why[aspect], _role[class]],
+	[party.shown, _role[class], _others_text(d, shared, party), _role[class], _why[aspect], _role[class]],
 ) if {
-	not cluster.has_majority(parties)
+	shared.text_files
 }
 
 _plural(1, class) := _role[class]
 
 _plural(n, class) := sprintf("%d %ss", [n, _role[class]]) if n > 1
 
-_others_text(parties, party) := concat("; ", [sprintf("%s in %s", [text, concat(", ", sort({p.location.file | some p in parties; p.text == text}))]) |
-	some text in sort({p.text | some p in parties; p.value != party.value})
+_others_text(d, shared, party) := concat("; ", [sprintf("%s in %s", [text, shared.text_files[text]]) |
+	some text in sort({t | some g in d.groups; g.value != party.value; some t in shared.texts[g.value]})
 ])
 
 # --- parties -------------------------------------------------------------------

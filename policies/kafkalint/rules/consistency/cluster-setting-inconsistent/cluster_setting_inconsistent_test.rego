@@ -144,3 +144,22 @@ test_fail_odd_broker_when_the_majority_value_is_false if {
 	some f in findings
 	contains(f.message, "differs from unclean.leader.election.enable=false on the other 2 brokers")
 }
+
+# A disagreement among many nodes (copied configs) lists the 10 nearest
+# other parties and counts the rest, and names the first files only.
+test_fail_many_brokers_capped if {
+	files := [sprintf("b%02d.properties", [n]) | some n in numbers.range(1, 12)]
+	nodes := array.concat(
+		[_broker("b00.properties", [])],
+		[_broker(f, [["min.insync.replicas", 2, 9]]) | some f in files],
+	)
+	message := sprintf(
+		"min.insync.replicas=1 (Kafka's default, not set in the file) on this broker differs from min.insync.replicas=2 on the other 12 brokers (b01.properties, b02.properties, b03.properties, b04.properties, b05.properties and 7 more): %s; give every broker of the cluster the same value",
+		[_why_min_isr],
+	)
+	expected := object.union(
+		t.finding_related("b00.properties", 1, "min.insync.replicas", message, [[f, 9] | some f in array.slice(files, 0, 10)]),
+		{"related_omitted": 2},
+	)
+	rule.report == {expected} with input as t.cluster(nodes, [])
+}

@@ -22,6 +22,7 @@
 #   since: unreleased
 package kafkalint.rules.durability["acks-bypasses-min-insync-replicas"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # A producer is linked to a cluster when the loader groups it there (its
@@ -52,9 +53,16 @@ _topic_requirements := [{"where": sprintf("topic %s", [topic.name]), "setting": 
 	s.value > 1
 ]
 
-report contains result.fail_related(acks, message, related) if {
-	requirements := array.concat(_requirements, _topic_requirements)
-	count(requirements) > 0
+# The requirements, their locations and their text are gathered once, not
+# per producer.
+_all_requirements := array.concat(_requirements, _topic_requirements)
+
+_requirement_index := cluster.location_index({r.setting.location | some r in _all_requirements})
+
+_all_requirements_text := _requirements_text(_all_requirements)
+
+report contains result.fail_nearest(acks, message, cluster.near(_requirement_index, acks.location)) if {
+	count(_all_requirements) > 0
 	some client in input.clients
 	client.kind in _producer_kinds
 	acks := client.settings.acks
@@ -62,10 +70,9 @@ report contains result.fail_related(acks, message, related) if {
 	is_string(acks.value)
 	value := trim_space(acks.value)
 	value in {"0", "1"}
-	related := sort({r.setting.location | some r in requirements})
 	message := sprintf(
 		"acks=%s on this producer, but the cluster it writes to requires min.insync.replicas=%s: only acks=all writes are checked against min.insync.replicas, so %s, and they are lost if the leader fails before its followers copy them, whatever min.insync.replicas says; use acks=all (the default since Kafka 3.0) for data that must survive a broker failure, or accept the loss explicitly for this producer",
-		[value, _requirements_text(requirements), _effect[value]],
+		[value, _all_requirements_text, _effect[value]],
 	)
 }
 
@@ -74,6 +81,6 @@ _effect := {
 	"1": "this producer's writes are acknowledged by the partition leader alone",
 }
 
-_requirements_text(requirements) := concat("; ", [sprintf("%v (%s)", [value, concat(", ", sort({r.where | some r in requirements; r.setting.value == value}))]) |
+_requirements_text(requirements) := concat("; ", [sprintf("%v (%s)", [value, result.names({r.where | some r in requirements; r.setting.value == value})]) |
 	some value in sort({r.setting.value | some r in requirements})
 ])

@@ -36,13 +36,24 @@ _parties := [party |
 	party := {"value": trim_space(setting.value), "location": setting.location, "setting": setting}
 ]
 
-report contains result.fail_related(party.setting, message, cluster.others(_parties, i)) if {
-	some i in cluster.odd_ones(_parties)
+# The parties are analysed once, and the files and values of the parties
+# that differ from each value are named once per value, not per finding.
+_d := cluster.disagreement(_parties)
+
+_differing := {v: {"files": cluster.files(_parties, others), "values": result.names({_parties[j].value | some j in others})} |
+	some g in _d.groups
+	v := g.value
+	others := {j | some h in _d.groups; h.value != v; some j in h.indexes}
+}
+
+report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+	cluster.disagree(_parties) # cheap, and most clusters agree
+	some i in _d.odd
 	party := _parties[i]
-	others := {j | some j, p in _parties; p.value != party.value}
+	differing := _differing[party.value]
 	message := sprintf(
 		"cluster.id=%s differs from the cluster.id of %s (%s): every log directory of every node of a cluster must be formatted with one cluster id (kafka-storage format --cluster-id, the same value everywhere); a node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster; reformat the odd directory with the cluster's id (it holds no data of this cluster) or check that these files really belong together",
-		[party.value, cluster.files(_parties, others), concat(", ", sort({_parties[j].value | some j in others}))],
+		[party.value, differing.files, differing.values],
 	)
 }
 

@@ -37,18 +37,22 @@ _parties := [party |
 	party := {"value": node.id, "location": setting.location, "setting": setting, "roles": _roles(node)}
 ]
 
-report contains result.fail_related(party.setting, message, related) if {
-	some i, party in _parties
-	sharing := {j | some j, p in _parties; j != i; p.value == party.value}
-	count(sharing) > 0
-	related := sort({_parties[j].location | some j in sharing})
+# The parties are grouped by id once (cluster.groups), so only the nodes
+# that share an id are visited per finding.
+report contains result.fail_nearest(party.setting, message, cluster.near(index, party.location)) if {
+	some g in cluster.groups(_parties)
+	count(g.indexes) > 1
+	members := [_parties[j] | some j in g.indexes]
+	index := cluster.location_index({p.location | some p in members})
+	labels := cluster.name_counts([_label(p) | some p in members])
+	some party in members
 	message := sprintf(
 		"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
-		[party.setting.key, party.value, party.roles, _sharing_text(sharing)],
+		[party.setting.key, party.value, party.roles, cluster.names_except(labels, _label(party))],
 	)
 }
 
-_sharing_text(sharing) := concat(", ", sort({sprintf("%s (%s)", [_parties[j].location.file, _parties[j].roles]) | some j in sharing}))
+_label(party) := sprintf("%s (%s)", [party.location.file, party.roles])
 
 _roles(node) := "controller" if cluster.dedicated_controller(node)
 

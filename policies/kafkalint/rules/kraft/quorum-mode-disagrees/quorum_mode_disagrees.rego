@@ -41,13 +41,19 @@ _parties := [party |
 	party := {"value": mode, "location": setting.location, "setting": setting}
 ]
 
-report contains result.fail_related(party.setting, message, cluster.others(_parties, i)) if {
-	some i in cluster.odd_ones(_parties)
+# The parties are analysed once, and the files of the other mode named once
+# per mode, not per finding.
+_d := cluster.disagreement(_parties)
+
+_files_of := {g.value: cluster.files(_parties, {i | some i in g.indexes}) | some g in _d.groups}
+
+report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+	cluster.disagree(_parties) # cheap, and most clusters agree
+	some i in _d.odd
 	party := _parties[i]
-	others := {j | some j, p in _parties; p.value != party.value}
 	message := sprintf(
 		"%s is this node's only quorum setting (%s), but %s set only %s (%s): a cluster runs one quorum model, its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are; use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1)",
-		[party.setting.key, _model[party.value], cluster.files(_parties, others), _key[_other[party.value]], _model[_other[party.value]]],
+		[party.setting.key, _model[party.value], _files_of[_other[party.value]], _key[_other[party.value]], _model[_other[party.value]]],
 	)
 }
 

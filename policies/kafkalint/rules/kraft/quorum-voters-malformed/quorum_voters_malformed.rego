@@ -19,6 +19,7 @@
 #   since: unreleased
 package kafkalint.rules.kraft["quorum-voters-malformed"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # Any node that sets the key is checked, whatever its roles. The loader gives
@@ -49,12 +50,17 @@ report contains result.fail(setting, message) if {
 	)
 }
 
-# A voter id written in more than one entry, reported once per id.
+# A voter id written in more than one entry, reported once per id. The
+# entries are grouped by id once (a long list would otherwise be scanned
+# once per id).
 report contains result.fail(setting, message) if {
 	some node in input.nodes
-	some id in {v.id | some v in node.quorum.voters; not v.error}
-	entries := [v.raw | some v in node.quorum.voters; not v.error; v.id == id]
-	count(entries) > 1
+	parsed := [v | some v in node.quorum.voters; not v.error]
+	count(parsed) > count({v.id | some v in parsed}) # some id repeats
+	some g in cluster.groups([{"value": v.id} | some v in parsed])
+	count(g.indexes) > 1
+	id := g.value
+	entries := [parsed[k].raw | some k in g.indexes]
 	setting := node.settings["controller.quorum.voters"]
 	message := sprintf(
 		"controller.quorum.voters lists voter id %d in %d entries (%s): Kafka raises no error and silently keeps only the last one (%s), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",

@@ -41,7 +41,7 @@ report contains result.fail_related(anchor, message, related) if {
 	some node in input.nodes
 	node.is_controller
 	cluster.has_id(node)
-	count([n | some n in input.nodes; n.id == node.id]) == 1
+	_id_count[node.id] == 1
 	cluster.listeners_known(node)
 	endpoints := cluster.controller_endpoints(node)
 	count(endpoints) > 0
@@ -57,16 +57,26 @@ report contains result.fail_related(anchor, message, related) if {
 
 # _mismatches are the voter entries (one per node that lists the id) that
 # match none of the controller's listeners.
-_mismatches(controller) := {{"endpoint": sprintf("%s:%d", [v.host, v.port]), "file": other.file, "location": v.location} |
-	some other in input.nodes
-	not other.settings["controller.quorum.voters"].unknown
-	voters := cluster.voter_map(other)
-	voters[controller.id]
-	v := _last_entry(other, controller.id)
-	not _reaches(v, controller)
+_mismatches(controller) := {{"endpoint": sprintf("%s:%d", [e.voter.host, e.voter.port]), "file": e.file, "location": e.voter.location} |
+	some e in _entries_by_id[controller.id]
+	not _reaches(e.voter, controller)
 }
 
-_last_entry(node, id) := node.quorum.voters[max({j | some j, v in node.quorum.voters; v.id == id})]
+# _id_count counts the nodes of each id, and _entries_by_id holds every
+# node's effective voter entry for each id (a repeated id keeps its last
+# entry, as Kafka reads it), with the node's file: both are built once
+# (complete rules: a partial rule would be evaluated again per id looked
+# up), so each controller visits only its own entries.
+_id_count := {g.value: count(g.indexes) | some g in cluster.groups([{"value": n.id} | some n in input.nodes])}
+
+_entries := [{"value": id, "voter": v, "file": other.file} |
+	some other in input.nodes
+	not other.settings["controller.quorum.voters"].unknown
+	cluster.voter_map(other)
+	some id, v in cluster.last_voters(other)
+]
+
+_entries_by_id := {g.value: [_entries[k] | some k in g.indexes] | some g in cluster.groups(_entries)}
 
 # _reaches holds when a voter entry can reach one of the controller's
 # controller listeners: its advertised endpoint when it has one (the host
@@ -102,6 +112,6 @@ _target(l) := sprintf("port %d of this controller's host", [l.port]) if cluster.
 
 _target(l) := sprintf("%s:%d", [l.host, l.port]) if not cluster.wildcard_host(l.host)
 
-_mismatches_text(mismatches) := concat("; ", [sprintf("%s in %s", [endpoint, concat(", ", sort({m.file | some m in mismatches; m.endpoint == endpoint}))]) |
+_mismatches_text(mismatches) := concat("; ", [sprintf("%s in %s", [endpoint, result.names({m.file | some m in mismatches; m.endpoint == endpoint})]) |
 	some endpoint in sort({m.endpoint | some m in mismatches})
 ])

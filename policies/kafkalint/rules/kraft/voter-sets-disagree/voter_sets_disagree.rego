@@ -38,27 +38,33 @@ _parties := [party |
 	party := {"value": voters, "location": setting.location, "setting": setting}
 ]
 
-report contains result.fail_related(party.setting, message, cluster.others(_parties, i)) if {
-	some i in cluster.odd_ones(_parties)
+# The parties are analysed once, and the majority's files named once.
+_d := cluster.disagreement(_parties)
+
+report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+	cluster.disagree(_parties) # cheap, and most clusters agree
+	some i in _d.odd
 	party := _parties[i]
 	message := _message(party, i)
 }
 
 _message(party, _) := sprintf(
 	"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s; Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so this node can fail to reach the leader or the controllers can fail to agree on a majority; copy one voter list to every node of the cluster",
-	[party.setting.raw, cluster.voter_text(reference), _majority_size, cluster.files(_parties, _majority_indexes), _difference(party.value, reference)],
+	[party.setting.raw, cluster.voter_text(reference), _majority_size, _majority_files, _difference(party.value, reference)],
 ) if {
-	reference := cluster.majority(_parties)
+	reference := _d.majority[0].value
 }
 
 _message(party, i) := sprintf(
 	"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
-	[party.setting.raw, count({p.value | some p in _parties}), cluster.files(_parties, cluster.other_indexes(_parties, i))],
+	[party.setting.raw, count(_d.groups), cluster.other_files(_d, i)],
 ) if {
-	not cluster.has_majority(_parties)
+	count(_d.majority) == 0
 }
 
-_majority_indexes := {i | some i, p in _parties; p.value == cluster.majority(_parties)}
+_majority_indexes := {i | some i in _d.majority[0].indexes}
+
+_majority_files := cluster.files(_parties, _majority_indexes)
 
 _majority_size := "the other node" if count(_majority_indexes) == 1
 

@@ -41,9 +41,11 @@ report contains result.fail(setting, message) if {
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
 	voters := cluster.voter_map(node)
-	some host in {v.host | some v in voters; not cluster.wildcard_host(v.host)}
-	ids := sort({id | some id, v in voters; v.host == host})
-	count(ids) > 1
+	host_list := [{"value": v.host, "id": id} | some id, v in voters; not cluster.wildcard_host(v.host)]
+	some g in cluster.groups(host_list)
+	count(g.indexes) > 1
+	host := g.value
+	ids := sort({host_list[k].id | some k in g.indexes})
 	message := sprintf(
 		"controller.quorum.voters=%s puts voters %s on one host (%s): %s; run each controller on its own machine (and, where you have them, in its own rack or availability zone)",
 		[setting.raw, _ids_text(ids), host, _impact(count(ids), count(voters), "that machine")],
@@ -58,9 +60,11 @@ report contains result.fail_related(setting, message, related) if {
 	not setting.unknown
 	voters := cluster.voter_map(node)
 	racks := {id: rack | some id, _ in voters; rack := _rack(id)}
-	some rack in {r.value | some r in racks}
-	ids := sort({id | some id, r in racks; r.value == rack})
-	count(ids) > 1
+	rack_list := [{"value": r.value, "id": id} | some id, r in racks]
+	some g in cluster.groups(rack_list)
+	count(g.indexes) > 1
+	rack := g.value
+	ids := sort({rack_list[k].id | some k in g.indexes})
 	related := sort({racks[id].location | some id in ids})
 	message := sprintf(
 		"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs): %s; spread the controllers over racks or availability zones",
@@ -70,14 +74,19 @@ report contains result.fail_related(setting, message, related) if {
 
 # _rack is the explicit broker.rack of the one controller config with id.
 _rack(id) := s if {
-	configs := [n | some n in input.nodes; n.id == id]
+	configs := _nodes_by_id[id]
 	count(configs) == 1
-	configs[0].is_controller
-	s := configs[0].settings["broker.rack"]
+	input.nodes[configs[0]].is_controller
+	s := input.nodes[configs[0]].settings["broker.rack"]
 	s.source == "explicit"
 	is_string(s.value)
 	s.value != ""
 }
+
+# _nodes_by_id are the indexes of the nodes of each id, built once (a voter
+# set of many ids would otherwise visit every node per id). A complete rule:
+# a partial one would be evaluated again for every id looked up.
+_nodes_by_id := {g.value: g.indexes | some g in cluster.groups([{"value": object.get(n, "id", null)} | some n in input.nodes])}
 
 _ids_text(ids) := concat(", ", [sprintf("%d", [id]) | some id in ids])
 

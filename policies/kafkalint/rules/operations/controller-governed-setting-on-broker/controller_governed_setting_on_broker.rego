@@ -41,7 +41,13 @@ _governed := [
 
 _controllers := [node | some node in input.nodes; cluster.dedicated_controller(node)]
 
-report contains result.fail_related(setting, message, related) if {
+# The controllers' locations per key and their files are gathered once, not
+# per broker: a cluster of copied configs can have hundreds of each.
+_controller_index := {key: cluster.location_index({c.settings[key].location | some c in _controllers}) | some key in _governed}
+
+_controller_files := result.names({c.file | some c in _controllers})
+
+report contains result.fail_nearest(setting, message, cluster.near(_controller_index[key], setting.location)) if {
 	count(_controllers) > 0
 	some key in _governed
 	not _managed(key)
@@ -57,10 +63,9 @@ report contains result.fail_related(setting, message, related) if {
 	setting.source == "explicit"
 	broker_value := _known(setting)
 	broker_value != controller_value
-	related := sort({c.settings[key].location | some c in _controllers})
 	message := sprintf(
 		"%s=%v on this broker, but the controllers (%s) use %s: %s",
-		[key, broker_value, concat(", ", sort({c.file | some c in _controllers})), _controller_text(key, controller_value), _why(key, broker_value, controller_value)],
+		[key, broker_value, _controller_files, _controller_text(key, controller_value), _why(key, broker_value, controller_value)],
 	)
 }
 
