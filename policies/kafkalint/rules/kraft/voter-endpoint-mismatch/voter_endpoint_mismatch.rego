@@ -15,7 +15,7 @@
 #   - input: schema.cluster
 # custom:
 #   id: KFK3014
-#   severity: error
+#   severity: warning
 #   scope: all
 #   applies_to: [controller]
 #   keys: [node.id, broker.id, controller.quorum.voters, controller.listener.names, listeners, advertised.listeners]
@@ -50,7 +50,7 @@ report contains result.fail_related(anchor, message, related) if {
 	anchor := _anchor(node, endpoints[0])
 	related := sort({m.location | some m in mismatches})
 	message := sprintf(
-		"controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s: Kafka checks no voter entry against a listener, so the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
+		"controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s: Kafka starts (it checks no voter entry against a listener), but the quorum may not form, since the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
 		[node.id, concat(", ", [l.raw | some l in endpoints]), anchor.key, node.id, _mismatches_text(mismatches), node.id, _target(endpoints[0])],
 	)
 }

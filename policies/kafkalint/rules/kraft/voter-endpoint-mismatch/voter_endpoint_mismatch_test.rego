@@ -20,7 +20,7 @@ _ok(n) := _controller(n, _voters, sprintf("CONTROLLER://c%d.example.com:9093", [
 _broker(file, voters) := t.with_voters(t.with_id(t.node(file, ["broker"], []), 4, 2), voters, 3)
 
 _tail(id, target) := sprintf(
-	"Kafka checks no voter entry against a listener, so the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
+	"Kafka starts (it checks no voter entry against a listener), but the quorum may not form, since the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
 	[id, target],
 )
 
