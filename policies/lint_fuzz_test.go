@@ -1,6 +1,8 @@
 package policies
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/kafkalint/kafkalint/loader"
@@ -29,6 +31,9 @@ var fuzzNames = []string{
 func FuzzLint(f *testing.F) {
 	for i, s := range lintSeeds {
 		f.Add(uint8(i), []byte(s))
+	}
+	for _, s := range hostileSeeds() {
+		f.Add(s.which, []byte(s.data))
 	}
 	e, err := Builtin()
 	if err != nil {
@@ -70,4 +75,40 @@ var lintSeeds = []string{
 	"apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nmetadata: {name: k}\nspec:\n  kafka:\n    replicas: 1\n    config: &c {offsets.topic.replication.factor: 1, min.insync.replicas: 2}\n    listeners: [{name: plain, port: 9092, type: internal, tls: false}]\n  zookeeper: {replicas: 1, x: *c}\n",
 	"controller:\n  replicaCount: 2\n  extraConfig: \"a=b\\nc=d\"\nlisteners:\n  client: {protocol: PLAINTEXT}\nextraConfig: |\n  offsets.topic.replication.factor=1\n",
 	"services:\n  kafka:\n    image: apache/kafka:4.1.0\n    environment:\n      KAFKA_NODE_ID: 1\n      KAFKA_PROCESS_ROLES: broker,controller\n      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka:9093\n      KAFKA_PASSWORD: ${SECRET:-x}\n",
+}
+
+// hostileSeeds are the hostile inputs of docs/security.md at a size just
+// past (or at) the limits, built here rather than committed: each must load
+// within its budget and end as findings or an errors[] entry.
+func hostileSeeds() []struct {
+	which uint8
+	data  string
+} {
+	var voters []string
+	for i := range 1001 { // one entry past the list limit
+		voters = append(voters, fmt.Sprintf("%d@c%d.x.internal:9093", i, i))
+	}
+	locals := "locals {\n  s0 = \"ab\"\n"
+	for i := 1; i <= 40; i++ { // doubling strings: 2^40 bytes unbudgeted
+		locals += fmt.Sprintf("  s%d = \"${local.s%d}${local.s%d}\"\n", i, i-1, i-1)
+	}
+	locals += "}\nresource \"aws_msk_configuration\" \"c\" {\n  name = \"c\"\n  server_properties = \"log.segment.bytes=${length(local.s40)}\\n\"\n}\n"
+	tf := func(body string) string {
+		return "resource \"aws_msk_configuration\" \"c\" {\n  name = \"c\"\n  server_properties = " + body + "\n}\n"
+	}
+	return []struct {
+		which uint8
+		data  string
+	}{
+		{0, "process.roles=controller\nnode.id=1\ncontroller.quorum.voters=" + strings.Join(voters, ",") + "\n"},
+		{0, "a=" + strings.Repeat("x\\\n", 2000) + "\n"},
+		{0, "=hunter2\n:hunter3\n" + strings.Repeat("log.retention.hours=1\n", 21)},
+		{4, locals},
+		{4, tf(`join(",", [for p in setproduct(range(1000), range(1000), range(1000)) : "x"])`)},
+		{4, tf(`indent(2000000000, "x")`)},
+		{4, tf(`format("%2000000000s", "x")`)},
+		{4, "x = " + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "\n"},
+		{5, "{\"x\": " + strings.Repeat("[", 600) + strings.Repeat("]", 600) + "}"},
+		{6, "a: " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + "\n"},
+	}
 }
