@@ -102,7 +102,7 @@ var hostileShapes = []struct {
 	{"continuations", []int{20_000, 40_000}, func(n int) string {
 		return "process.roles=broker\nnode.id=1\nx=" + strings.Repeat("abcd\\\n", n) + "end\n"
 	}},
-	{"keys", []int{20_000, 40_000}, func(n int) string {
+	{"keys", []int{loader.MaxKeysPerFile / 2, loader.MaxKeysPerFile - 2}, func(n int) string {
 		var b strings.Builder
 		b.WriteString("process.roles=broker\nnode.id=1\n")
 		for i := range n {

@@ -39,7 +39,7 @@ func TestLimitsAreLoadErrors(t *testing.T) {
 		line      int
 		msg       string
 	}{
-		{"keys per file", "process.roles=broker\n" + keys(MaxKeysPerFile), MaxKeysPerFile + 1, "more than 50000 keys"},
+		{"keys per file", "process.roles=broker\n" + keys(MaxKeysPerFile), MaxKeysPerFile + 1, "more than 5000 keys"},
 		{"logical line", "process.roles=broker\nsasl.jaas.config=" + strings.Repeat("hunter2", MaxLineBytes/7+1) + "\n", 2, "logical line longer than 1048576 bytes"},
 		{"key repeats", "process.roles=broker\n" + strings.Repeat("node.id=1\n", MaxKeyRepeats) + "node.id=hunter2\n", MaxKeyRepeats + 2, `key "node.id" is set more than 20 times`},
 		{"voters", "process.roles=controller\nnode.id=1\ncontroller.quorum.voters=" + voters(MaxListEntries+1) + "\n", 3, "controller.quorum.voters has more than 1000 entries"},

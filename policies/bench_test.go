@@ -385,7 +385,7 @@ func BenchmarkInputKeys(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{20_000, 40_000} {
+	for _, n := range []int{loader.MaxKeysPerFile/2 - 2, loader.MaxKeysPerFile - 2} {
 		var src strings.Builder
 		src.WriteString("process.roles=broker\nnode.id=1\n")
 		for i := range n {
