@@ -88,11 +88,12 @@ func hostileSeeds() []struct {
 	for i := range 1001 { // one entry past the list limit
 		voters = append(voters, fmt.Sprintf("%d@c%d.x.internal:9093", i, i))
 	}
-	locals := "locals {\n  s0 = \"ab\"\n"
+	var locals strings.Builder
+	locals.WriteString("locals {\n  s0 = \"ab\"\n")
 	for i := 1; i <= 40; i++ { // doubling strings: 2^40 bytes unbudgeted
-		locals += fmt.Sprintf("  s%d = \"${local.s%d}${local.s%d}\"\n", i, i-1, i-1)
+		fmt.Fprintf(&locals, "  s%d = \"${local.s%d}${local.s%d}\"\n", i, i-1, i-1)
 	}
-	locals += "}\nresource \"aws_msk_configuration\" \"c\" {\n  name = \"c\"\n  server_properties = \"log.segment.bytes=${length(local.s40)}\\n\"\n}\n"
+	locals.WriteString("}\nresource \"aws_msk_configuration\" \"c\" {\n  name = \"c\"\n  server_properties = \"log.segment.bytes=${length(local.s40)}\\n\"\n}\n")
 	tf := func(body string) string {
 		return "resource \"aws_msk_configuration\" \"c\" {\n  name = \"c\"\n  server_properties = " + body + "\n}\n"
 	}
@@ -103,7 +104,7 @@ func hostileSeeds() []struct {
 		{0, "process.roles=controller\nnode.id=1\ncontroller.quorum.voters=" + strings.Join(voters, ",") + "\n"},
 		{0, "a=" + strings.Repeat("x\\\n", 2000) + "\n"},
 		{0, "=hunter2\n:hunter3\n" + strings.Repeat("log.retention.hours=1\n", 21)},
-		{4, locals},
+		{4, locals.String()},
 		{4, tf(`join(",", [for p in setproduct(range(1000), range(1000), range(1000)) : "x"])`)},
 		{4, tf(`indent(2000000000, "x")`)},
 		{4, tf(`format("%2000000000s", "x")`)},

@@ -3,7 +3,7 @@
 package catalog
 
 // spans locates each version's scope in entries and names, by version (oldest first), then scope.
-var spans = [...]span{
+var spans = []span{
 	{"3.7", "admin", 0, 72},
 	{"3.7", "broker", 72, 357},
 	{"3.7", "consumer", 357, 451},

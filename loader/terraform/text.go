@@ -433,8 +433,8 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 			// Every duplicate shares one array of earlier positions (a
 			// full slice expression, so appends never show through): a
 			// copy per duplicate would be quadratic in the repetitions.
-			prev := append(earlier[e.Key], props.Entries[i].Pos)
-			earlier[e.Key] = prev
+			earlier[e.Key] = append(earlier[e.Key], props.Entries[i].Pos)
+			prev := earlier[e.Key]
 			props.Duplicates = append(props.Duplicates, Duplicate{Key: e.Key, Pos: p, Previous: prev[:len(prev):len(prev)]})
 			props.Entries[i] = prop
 			continue
