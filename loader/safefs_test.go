@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkalint/kafkalint/internal/fifotest"
 )
 
 // Hostile trees a pull request can commit (issue 14 §1): every read stays
@@ -89,9 +91,9 @@ func TestLoadRefusesFIFOs(t *testing.T) {
 		"chart/values.yaml":    "replicaCount: 3\n",
 		"ok/server.properties": broker,
 	})
-	mkfifo(t, filepath.Join(dir, "server.properties"))
-	mkfifo(t, filepath.Join(dir, "compose", ".env"))
-	mkfifo(t, filepath.Join(dir, "chart", "Chart.yaml"))
+	fifotest.Make(t, filepath.Join(dir, "server.properties"))
+	fifotest.Make(t, filepath.Join(dir, "compose", ".env"))
+	fifotest.Make(t, filepath.Join(dir, "chart", "Chart.yaml"))
 	for _, paths := range [][]string{{dir}, {filepath.Join(dir, "server.properties"), filepath.Join(dir, "compose"), filepath.Join(dir, "chart")}} {
 		res := loadWithin(t, paths, Options{Dir: dir})
 		want := []string{

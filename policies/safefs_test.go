@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkalint/kafkalint/internal/fifotest"
 )
 
 // Custom policy and data files are read as every other file (issue 14
@@ -21,7 +23,7 @@ func TestPolicyAndDataReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	mkfifo(t, filepath.Join(repo, "fifo.yaml"))
+	fifotest.Make(t, filepath.Join(repo, "fifo.yaml"))
 	if err := os.Symlink(filepath.Join(outside, "victim.yaml"), filepath.Join(repo, "data.yaml")); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkalint/kafkalint/internal/fifotest"
 )
 
 // within fails the test when f does not return soon: a read that blocks
@@ -63,7 +65,7 @@ func TestReadFileRegularInside(t *testing.T) {
 func TestReadFileRefusesFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "server.properties")
-	mkfifo(t, fifo)
+	fifotest.Make(t, fifo)
 	r := openRoot(t, dir, 0)
 	within(t, func() {
 		_, err := r.ReadFile(fifo)
@@ -82,7 +84,7 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 func TestReadOpenRefusesFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "p")
-	mkfifo(t, fifo)
+	fifotest.Make(t, fifo)
 	within(t, func() {
 		f, err := os.OpenFile(fifo, openFlags, 0)
 		if err != nil {

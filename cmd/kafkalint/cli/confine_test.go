@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kafkalint/kafkalint/internal/fifotest"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -153,7 +154,7 @@ func TestLintReportsSkippedLinks(t *testing.T) {
 func TestBaselineFIFO(t *testing.T) {
 	t.Chdir(t.TempDir())
 	writeFile(t, "prod/server.properties", cleanBroker)
-	mkfifo(t, "baseline.json")
+	fifotest.Make(t, "baseline.json")
 	done := make(chan string, 1)
 	go func() {
 		_, _, stderr := run(t, "lint", "--baseline", "baseline.json", "prod")
@@ -174,7 +175,7 @@ func TestBaselineFIFO(t *testing.T) {
 func TestAuditRepoConfigFIFO(t *testing.T) {
 	auditTree(t)
 	writeFile(t, "repos/fifo/prod/server.properties", cleanBroker)
-	mkfifo(t, "repos/fifo/.kafkalint.yaml")
+	fifotest.Make(t, "repos/fifo/.kafkalint.yaml")
 	done := make(chan string, 1)
 	go func() {
 		_, out, _ := run(t, "audit", "--quiet", "--config", "audit.yaml", "--format", "json", "repos")
