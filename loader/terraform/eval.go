@@ -557,12 +557,14 @@ func (m *module) evalObject(expr hcl.Expression, ctx *hcl.EvalContext, depth int
 	}
 	attrs := map[string]cty.Value{}
 	total := size{nodes: 1}
+	secretKey := false
 	for _, p := range pairs {
 		k := m.evalKey(p.Key, ctx)
 		if k == cty.NilVal {
 			return m.fail()
 		}
-		k, _ = k.Unmark()
+		k, km := k.Unmark()
+		secretKey = secretKey || isSensitive(km)
 		k, err := convert.Convert(k, cty.String)
 		if err != nil || k.IsNull() {
 			return m.fail()
@@ -581,6 +583,9 @@ func (m *module) evalObject(expr hcl.Expression, ctx *hcl.EvalContext, depth int
 		attrs[k.AsString()] = v
 	}
 	m.sized = sized{expr.Range(), true, total}
+	if secretKey { // a key from a sensitive value: keys(obj) must stay secret too
+		return markSensitive(cty.ObjectVal(attrs))
+	}
 	return cty.ObjectVal(attrs)
 }
 
@@ -966,8 +971,12 @@ func (m *module) expand(base string, attrs hcl.Attributes, ctx *hcl.EvalContext)
 		var out []instance
 		for it := v.ElementIterator(); it.Next(); {
 			k, e := it.Element()
-			k, _ = k.Unmark()
-			if !k.IsKnown() || k.Type() != cty.String {
+			k, km := k.Unmark()
+			// Terraform refuses sensitive for_each values ("Sensitive values
+			// ... cannot be used as for_each arguments"): each.key would
+			// carry the secret into names that are printed, so the
+			// instances are unknown.
+			if !k.IsKnown() || k.Type() != cty.String || isSensitive(km) || isSensitive(marks) {
 				return []instance{{addr: base, key: cty.UnknownVal(cty.String), each: cty.DynamicVal, unknown: true}}
 			}
 			if v.Type().IsSetType() {
