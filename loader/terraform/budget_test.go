@@ -340,6 +340,26 @@ func TestFileReadOnce(t *testing.T) {
 	checkOK(t, res)
 }
 
+// TestFileReadsBounded: file() through distinct spellings of one path
+// reads it once, and a file longer than the string limit is not used (a
+// 15 MB file read 60 times once took 2 GB).
+func TestFileReadsBounded(t *testing.T) {
+	reads := map[string]int{}
+	opts := Options{ReadFile: func(name string) ([]byte, error) {
+		reads[name]++
+		if name == "big.txt" {
+			return []byte(strings.Repeat("x", DefaultLimits.MaxString+1)), nil
+		}
+		return []byte("small"), nil
+	}}
+	src := "locals {\n  x = [for i in range(60) : length(file(\"./d${i}/../big.txt\"))]\n  y = [for i in range(60) : file(\"./d${i}/../small.txt\")]\n}\n" + okTopic
+	res := loadWithin(t, 20*time.Second, 64<<20, []File{{Name: "m/a.tf", Data: []byte(src)}}, opts)
+	if reads["big.txt"] != 1 || reads["small.txt"] != 1 || len(reads) != 2 {
+		t.Errorf("reads %v, want each cleaned path once", reads)
+	}
+	checkOK(t, res)
+}
+
 // TestServerPropertiesText: a server_properties text is rendered piece by
 // piece (to locate every line); the text as a whole is held to the string
 // limit, though each piece is within it.

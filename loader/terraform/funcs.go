@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -341,17 +342,35 @@ type template struct {
 
 // readOnce reads a file for file() or templatefile() once per module: a
 // for-expression calling file() a thousand times reads it once.
+//
+// The cache is keyed by the cleaned path ("./d1/../x" is "x"), and what a
+// module reads is bounded: a file longer than the string budget is not
+// used (a 15 MB file read 60 times through distinct spellings of its path
+// once took 2 GB), nor anything past maxModuleReads bytes in all.
 func (m *module) readOnce(name string) ([]byte, error) {
+	name = path.Clean(strings.TrimPrefix(name, "./"))
 	if r, ok := m.read[name]; ok {
 		return r.data, r.err
 	}
 	data, err := m.readModuleFile(name)
+	switch {
+	case err != nil:
+	case len(data) > m.limits.MaxString:
+		data, err = nil, fmt.Errorf("%s is longer than the limit of %d bytes for a string", name, m.limits.MaxString)
+	case m.readBytes+len(data) > maxModuleReads:
+		data, err = nil, fmt.Errorf("the files read by file() and templatefile() exceed %d bytes", maxModuleReads)
+	}
+	m.readBytes += len(data)
 	if m.read == nil {
 		m.read = map[string]readResult{}
 	}
 	m.read[name] = readResult{data, err}
 	return data, err
 }
+
+// maxModuleReads bounds the bytes one module's file() and templatefile()
+// calls read, all files together.
+const maxModuleReads = 16 << 20
 
 type readResult struct {
 	data []byte

@@ -149,6 +149,8 @@ type module struct {
 	refAttrs  map[[2]string][]string
 	// read are the files file() and templatefile() read, by name.
 	read map[string]readResult
+	// readBytes counts what read holds (readOnce).
+	readBytes int
 	// templates are the files templatefile() parsed, by name.
 	templates map[string]template
 	// localBase are the contexts locals are evaluated in, by file.
