@@ -44,6 +44,10 @@ type Options struct {
 	// not over Environment or an environment the source states itself
 	// (.kafkalint.yaml `environments`).
 	EnvironmentOf func(abs string) string
+	// Serial loads on the calling goroutine only: a custom policy's
+	// kafkalint.parse, whose work must count against the policy's CPU
+	// budget (the evaluating thread's clock).
+	Serial bool
 	// MaxFileSize is the largest file read, in bytes (0 =
 	// safefs.DefaultMaxSize, 16 MiB); a larger one is an errors[] entry.
 	MaxFileSize int64
@@ -278,26 +282,35 @@ func parseAll(ctx context.Context, files []Input, opts Options) []*Doc {
 		units = append(units, unit{[]Input{f}})
 	}
 	out := make([][]*Doc, len(units))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(units), 1)) {
-		wg.Go(func() {
-			for i := range work {
-				if ctx.Err() != nil {
-					continue // drain: the caller reports ctx's error
-				}
-				out[i] = units[i].inputs[0].adapter.load(units[i].inputs)
-				for _, d := range out[i] {
-					prepare(d, opts)
-				}
-			}
-		})
+	load := func(i int) {
+		if ctx.Err() != nil {
+			return // the caller reports ctx's error
+		}
+		out[i] = units[i].inputs[0].adapter.load(units[i].inputs)
+		for _, d := range out[i] {
+			prepare(d, opts)
+		}
 	}
-	for i := range units {
-		work <- i
+	if opts.Serial {
+		for i := range units {
+			load(i)
+		}
+	} else {
+		work := make(chan int)
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), max(len(units), 1)) {
+			wg.Go(func() {
+				for i := range work {
+					load(i)
+				}
+			})
+		}
+		for i := range units {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
 	}
-	close(work)
-	wg.Wait()
 	var docs []*Doc
 	for _, ds := range out {
 		docs = append(docs, ds...)

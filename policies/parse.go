@@ -49,7 +49,9 @@ type parser struct {
 }
 
 func (p parser) load(sources []loader.Source) ([]*loader.Cluster, error) {
-	res, err := loader.LoadSources(sources, p.opts())
+	opts := p.opts()
+	opts.Serial = true // on the evaluating thread, within the CPU budget (timeout.go)
+	res, err := loader.LoadSources(sources, opts)
 	if err != nil {
 		return nil, err
 	}
