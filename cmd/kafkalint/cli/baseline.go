@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/safefs"
 	"github.com/kafkalint/kafkalint/report"
@@ -150,8 +151,25 @@ func saveBaseline(path string, b baselineFile) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("write baseline: %w", err)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	// Write a new file and rename it over the old one: a committed symlink
+	// at path is replaced, never followed to a file outside the repository.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".kafkalint-baseline-*")
+	if err != nil {
 		return fmt.Errorf("write baseline: %w", err)
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write baseline: %w", werr)
 	}
 	return nil
 }
@@ -160,7 +178,9 @@ func readBaseline(path string) (baselineFile, error) {
 	var b baselineFile
 	// The baseline is committed with the repository under review: read it
 	// as any file (a FIFO must not hang the run, /dev/zero not fill memory).
-	data, err := safefs.ReadFile(path, 0)
+	// It is read inside its repository: a committed symlink to a file
+	// elsewhere is refused like any other read (docs/security.md).
+	data, err := readInRepo(path)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -275,4 +295,19 @@ func plural(n int, word string) string {
 		return strings.TrimSuffix(word, "y") + "ies"
 	}
 	return word + "s"
+}
+
+// readInRepo reads path inside the repository holding it (the nearest
+// directory above it with .git, else its own directory).
+func readInRepo(path string) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	root, err := safefs.OpenRoot(config.RepoRoot(filepath.Dir(abs)), 0)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = root.Close() }()
+	return root.ReadFile(abs)
 }

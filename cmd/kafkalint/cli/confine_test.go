@@ -221,3 +221,28 @@ func TestTestCommandReadsInsideRepo(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// TestBaselineSymlinkOutside: a committed baseline that is a symlink to a
+// file outside the repository is not read, and --write-baseline replaces
+// the link instead of writing through it (review of issue 14).
+func TestBaselineSymlinkOutside(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "victim.json")
+	if err := os.WriteFile(outside, []byte(`{"version": 1, "findings": []}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	writeFile(t, "prod/server.properties", cleanBroker+"offsets.topic.replication.factor=1\n")
+	if err := os.Symlink(outside, "baseline.json"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(t, "lint", "--baseline", "baseline.json", "prod"); code != ExitError || !strings.Contains(stderr, "outside") {
+		t.Errorf("exit %d, stderr %q: want the outside read refused", code, stderr)
+	}
+	run(t, "lint", "--write-baseline", "baseline.json", "prod")
+	if data, err := os.ReadFile(outside); err != nil || string(data) != `{"version": 1, "findings": []}` {
+		t.Errorf("the file outside was written through the link: %q, %v", data, err)
+	}
+	if info, err := os.Lstat("baseline.json"); err != nil || info.Mode()&os.ModeSymlink != 0 {
+		t.Errorf("baseline.json is still the link: %v, %v", info, err)
+	}
+}
