@@ -55,15 +55,20 @@ type span struct {
 	lo, hi         int
 }
 
-// find is the span of a cataloged version's scope.
+// find is the span of a cataloged version's scope; every typed setting
+// asks, so the spans are indexed once.
 func find(version, scope string) (span, bool) {
-	for _, s := range spans {
-		if s.version == version && s.scope == scope {
-			return s, true
-		}
-	}
-	return span{}, false
+	s, ok := spanIndex()[[2]string{version, scope}]
+	return s, ok
 }
+
+var spanIndex = sync.OnceValue(func() map[[2]string]span {
+	m := make(map[[2]string]span, len(spans))
+	for _, s := range spans {
+		m[[2]string{s.version, s.scope}] = s
+	}
+	return m
+})
 
 // lookup is the index of a key in entries.
 func lookup(version, scope, key string) (int, bool) {
