@@ -613,12 +613,10 @@ func TestAuditNoInlineIgnores(t *testing.T) {
 	}
 }
 
-// TestAuditAppliesRepositoryPolicies: with --allow-repo-policies, a
-// repository whose .kafkalint.yaml names custom policies (inside it) is
-// audited with them, as `kafkalint lint` in it would be; the other
-// repositories keep the built-in rules only.
-func TestAuditAppliesRepositoryPolicies(t *testing.T) {
-	auditTree(t)
+// writeAcmeRepo writes repos/acme: the custom-policies example's rule under
+// policies/ and its producer under prod/; it returns the producer's text.
+func writeAcmeRepo(t *testing.T) []byte {
+	t.Helper()
 	rule, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "policies", "client-sasl-ssl", "client_sasl_ssl.rego"))
 	if err != nil {
 		t.Fatal(err)
@@ -629,6 +627,16 @@ func TestAuditAppliesRepositoryPolicies(t *testing.T) {
 	}
 	writeFile(t, "repos/acme/policies/client_sasl_ssl.rego", string(rule))
 	writeFile(t, "repos/acme/prod/producer.properties", string(producer))
+	return producer
+}
+
+// TestAuditAppliesRepositoryPolicies: with --allow-repo-policies, a
+// repository whose .kafkalint.yaml names custom policies (inside it) is
+// audited with them, as `kafkalint lint` in it would be; the other
+// repositories keep the built-in rules only.
+func TestAuditAppliesRepositoryPolicies(t *testing.T) {
+	auditTree(t)
+	producer := writeAcmeRepo(t)
 	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", ""))
 	writeFile(t, "repos/plain/prod/producer.properties", string(producer))
 	_, repos, _, _ := auditReport(t, "audit", "--allow-repo-policies", "--format", "json", "repos")

@@ -60,16 +60,7 @@ func TestAuditRepoConfigStaysInRepo(t *testing.T) {
 
 func TestAuditRepoPoliciesNeedTheFlag(t *testing.T) {
 	auditTree(t)
-	rule, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "policies", "client-sasl-ssl", "client_sasl_ssl.rego"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	producer, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "custom-policies", "configs", "prod", "clients", "producer.properties"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, "repos/acme/policies/client_sasl_ssl.rego", string(rule))
-	writeFile(t, "repos/acme/prod/producer.properties", string(producer))
+	writeAcmeRepo(t)
 	writeFile(t, "repos/acme/prod/server.properties", badBroker)
 	// Its rules: may name the custom rule that does not run.
 	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", "  ACME003: warning\n"))
