@@ -3,6 +3,7 @@ package docs_test
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,37 @@ func TestRulePageHeaders(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s header differs from METADATA; run go test ./docs -run TestRulePageHeaders -update\nwant:\n%s\ngot:\n%s", path, want, got)
+	}
+}
+
+// TestDocsCiteKafkaNotWorkingNotes fails when a Markdown file of the
+// repository cites the project's working notes on Kafka (a file users
+// cannot read): rule pages, which SARIF embeds as help, cite Kafka's own
+// source files, tests and docs instead.
+func TestDocsCiteKafkaNotWorkingNotes(t *testing.T) {
+	const notes = "kafka-config-facts"
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.Contains(line, notes) {
+				t.Errorf("%s:%d cites %s; cite the Kafka source file, test or doc it stands for", path, i+1, notes)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
