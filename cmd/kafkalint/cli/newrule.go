@@ -19,19 +19,29 @@ import (
 
 type newRuleFlags struct {
 	id, slug, severity, scope, title string
+	// builtin scaffolds a built-in rule into a kafkalint checkout
+	// (newrule_builtin.go) instead of a custom rule.
+	builtin  bool
+	category string
 }
 
 func newNewRule(s Streams) *cobra.Command {
 	var f newRuleFlags
 	cmd := &cobra.Command{
-		Use:   "new-rule --id ID --slug SLUG [flags] DIR",
-		Short: "Scaffold a custom rule: its policy, its tests and its documentation page",
+		Use:   "new-rule (--id ID | --builtin --category CATEGORY) --slug SLUG [flags] DIR",
+		Short: "Scaffold a rule: its policy, its tests and its documentation page",
 		Long: "Create DIR/SLUG/ with a custom rule (SLUG.rego, with SLUG in snake_case), its tests (_test.rego) and its\n" +
 			"documentation page (ID.md) (docs/custom-policies.md). The scaffold compiles and its tests pass as written:\n" +
 			"it reports brokers that keep data longer than a parameter; replace the check with yours, then run\n" +
-			"`kafkalint test DIR` and `kafkalint lint --policy DIR PATH...`. Existing files are never overwritten.",
+			"`kafkalint test DIR` and `kafkalint lint --policy DIR PATH...`. Existing files are never overwritten.\n\n" +
+			"With --builtin, DIR is a kafkalint checkout and the rule is a built-in one (docs/development.md): its\n" +
+			"directory under policies/kafkalint/rules/CATEGORY/SLUG/, METADATA with the category's next free KFK id,\n" +
+			"its tests, docs/rules/ID.md and an example under examples/ with its `# want:` marker.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
+			if f.builtin {
+				return runNewBuiltinRule(s, f, args[0])
+			}
 			return runNewRule(s, f, args[0])
 		},
 	}
@@ -41,7 +51,8 @@ func newNewRule(s Streams) *cobra.Command {
 	fl.StringVar(&f.severity, "severity", report.Warning, "default severity: error, warning or info")
 	fl.StringVar(&f.scope, "scope", policies.ScopeProduction, "scope: all, or production (silent in development and staging)")
 	fl.StringVar(&f.title, "title", "", "one-line title (default: a TODO to replace)")
-	_ = cmd.MarkFlagRequired("id")
+	fl.BoolVar(&f.builtin, "builtin", false, "scaffold a built-in rule into the kafkalint checkout DIR (its id is chosen)")
+	fl.StringVar(&f.category, "category", "", "with --builtin: the rule's `CATEGORY` ("+strings.Join(sortedCategories(), ", ")+")")
 	_ = cmd.MarkFlagRequired("slug")
 	return cmd
 }
@@ -52,6 +63,12 @@ var keywords = []string{"as", "contains", "default", "else", "every", "false", "
 var idNumberRE = regexp.MustCompile(`-?\d+$`)
 
 func runNewRule(s Streams, f newRuleFlags, dir string) error {
+	if f.id == "" {
+		return usageError("new-rule needs --id (or --builtin --category for a built-in rule)")
+	}
+	if f.category != "" {
+		return usageError("--category is for --builtin; a custom rule's category is custom")
+	}
 	if err := policies.CheckCustomRuleName(f.id, f.slug); err != nil {
 		return usageError("%v", err)
 	}
@@ -74,36 +91,49 @@ func runNewRule(s Streams, f newRuleFlags, dir string) error {
 	}
 	base := strings.ReplaceAll(f.slug, "-", "_")
 	ruleDir := filepath.Join(dir, f.slug)
-	files := []struct{ name, tmpl string }{
-		{base + ".rego", newRuleTemplate},
-		{base + "_test.rego", newRuleTestTemplate},
-		{f.id + ".md", newRuleDocTemplate},
+	err := writeScaffold(s, v, []scaffoldFile{
+		{filepath.Join(ruleDir, base+".rego"), newRuleTemplate},
+		{filepath.Join(ruleDir, base+"_test.rego"), newRuleTestTemplate},
+		{filepath.Join(ruleDir, f.id+".md"), newRuleDocTemplate},
+	})
+	if err != nil {
+		return err
 	}
-	for _, file := range files {
-		p := filepath.Join(ruleDir, file.name)
-		if _, err := os.Stat(p); err == nil {
-			return usageError("%s exists; new-rule never overwrites a file", displayName(p))
+	_, err = fmt.Fprintf(s.Out, "next: replace the TODOs and the example check, then run `kafkalint test %s` and `kafkalint lint --policy %s PATH...`\n",
+		displayName(dir), displayName(dir))
+	return err
+}
+
+// scaffoldFile is a file new-rule writes: its path and its template.
+type scaffoldFile struct{ path, tmpl string }
+
+// writeScaffold renders every file with v, after checking that none
+// exists: new-rule never overwrites a file, and a refused scaffold writes
+// nothing.
+func writeScaffold(s Streams, v any, files []scaffoldFile) error {
+	texts := make([]string, len(files))
+	for i, file := range files {
+		if _, err := os.Stat(file.path); err == nil {
+			return usageError("%s exists; new-rule never overwrites a file", displayName(file.path))
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return usageError("%v", err)
 		}
-	}
-	if err := os.MkdirAll(ruleDir, 0o755); err != nil {
-		return usageError("%v", err)
-	}
-	for _, file := range files {
 		var b strings.Builder
-		if err := template.Must(template.New(file.name).Parse(file.tmpl)).Execute(&b, v); err != nil {
+		if err := template.Must(template.New(file.path).Parse(file.tmpl)).Execute(&b, v); err != nil {
 			return &exitError{code: ExitError, err: err}
 		}
-		p := filepath.Join(ruleDir, file.name)
-		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		texts[i] = b.String()
+	}
+	for i, file := range files {
+		if err := os.MkdirAll(filepath.Dir(file.path), 0o755); err != nil {
 			return usageError("%v", err)
 		}
-		fmt.Fprintf(s.Out, "created %s\n", displayName(p))
+		if err := os.WriteFile(file.path, []byte(texts[i]), 0o644); err != nil {
+			return usageError("%v", err)
+		}
+		fmt.Fprintf(s.Out, "created %s\n", displayName(file.path))
 	}
-	_, err := fmt.Fprintf(s.Out, "next: replace the TODOs and the example check, then run `kafkalint test %s` and `kafkalint lint --policy %s PATH...`\n",
-		displayName(dir), displayName(dir))
-	return err
+	return nil
 }
 
 const newRuleTemplate = `# METADATA
