@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -78,6 +79,17 @@ type Engine struct {
 	// produce (WithLimits).
 	timeout time.Duration
 	limits  Limits
+	// byCategory is prepared on the first large cluster; copies of the
+	// engine (WithTimeout, WithLimits) share it.
+	byCategory *categoryQueries
+}
+
+// categoryQueries are the built-in rules' queries, one per category.
+type categoryQueries struct {
+	opts    []func(*rego.Rego) // what the engine's built-in query was prepared with
+	once    sync.Once
+	queries []rego.PreparedEvalQuery
+	err     error
 }
 
 var builtin = sync.OnceValues(func() (*Engine, error) {
@@ -129,6 +141,7 @@ func newEngine(ctx context.Context, mods []Module, trusted bool) (*Engine, error
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
 	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}, limits: DefaultLimits}
+	e.byCategory = &categoryQueries{opts: []func(*rego.Rego){rego.Compiler(c), rego.Store(store)}}
 	for _, r := range rules {
 		e.byKey[r.Category+"/"+r.Slug] = r
 	}
@@ -271,11 +284,23 @@ func (e *CustomError) Unwrap() error { return e.Err }
 // only the custom rules fail, the error is a *CustomError and the built-in
 // findings are returned with it.
 func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
+	if large(c) {
+		evalGate.Lock()
+		defer evalGate.Unlock()
+	} else {
+		evalGate.RLock()
+		defer evalGate.RUnlock()
+	}
 	input, err := toValue(c)
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
-	reports, err := e.eval(ctx, e.query, input)
+	var reports []reported
+	if large(c) {
+		reports, err = e.evalByCategory(ctx, input)
+	} else {
+		reports, err = e.eval(ctx, e.query, input)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("evaluate cluster %s: %w", c.Name, err)
 	}
@@ -294,6 +319,62 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 		reports = append(reports, custom...)
 	}
 	return e.findings(c, reports), customErr
+}
+
+// evalGate bounds the memory of evaluations running at once: the Rego
+// input of a cluster and what evaluating it holds grow with its parties
+// (a cluster of 1,400 nodes holds about 150 MB while it is evaluated),
+// so a large cluster is evaluated alone, small ones side by side. It is
+// one gate for the process, since memory is.
+var evalGate sync.RWMutex
+
+// largeCluster is the number of parties (nodes, clients, MirrorMakers)
+// from which a cluster is evaluated alone.
+const largeCluster = 256
+
+func large(c *loader.Cluster) bool {
+	return len(c.Nodes)+len(c.Clients)+len(c.MirrorMakers) >= largeCluster
+}
+
+// evalByCategory evaluates the built-in rules one category at a time, so
+// what evaluating one category holds (its rules' partial results) is
+// garbage before the next starts.
+func (e *Engine) evalByCategory(ctx context.Context, input ast.Value) ([]reported, error) {
+	qs, err := e.categoryQueries()
+	if err != nil {
+		return nil, err
+	}
+	var all []reported
+	for _, q := range qs {
+		r, err := e.eval(ctx, q, input)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, r...)
+	}
+	return all, nil
+}
+
+func (e *Engine) categoryQueries() ([]rego.PreparedEvalQuery, error) {
+	b := e.byCategory
+	b.once.Do(func() {
+		cats := map[string]bool{}
+		for _, r := range e.rules {
+			if r.Source == "" {
+				cats[r.Category] = true
+			}
+		}
+		for _, cat := range slices.Sorted(maps.Keys(cats)) {
+			query := fmt.Sprintf("[[category, slug, finding] | category := %q; some finding in data.kafkalint.rules[category][slug].report]", cat)
+			q, err := rego.New(append(slices.Clip(b.opts), rego.Query(query))...).PrepareForEval(context.Background())
+			if err != nil {
+				b.err = err
+				return
+			}
+			b.queries = append(b.queries, q)
+		}
+	})
+	return b.queries, b.err
 }
 
 // eval runs a prepared query on a converted input.

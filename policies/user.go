@@ -443,6 +443,7 @@ func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, err
 	if e.query, err = prepare(reportsQuery); err != nil {
 		return nil, err
 	}
+	e.byCategory = &categoryQueries{opts: append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store)}, p.regoOptions()...)}
 	if query := customQuery(s.rules); query != "" {
 		q, err := prepare(query)
 		if err != nil {
