@@ -235,7 +235,7 @@ func TestRepoRoots(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "two/.git"), []byte("gitdir: ../elsewhere\n"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "two", ".git"), []byte("gitdir: ../elsewhere\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	recs := []*Doc{{File: "one/sub/kafka/a.properties"}, {File: "two/kafka/b.properties"}, {File: "plain/kafka/c.properties"}}

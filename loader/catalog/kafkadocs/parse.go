@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"regexp"
@@ -27,7 +28,7 @@ var (
 	headingRE = regexp.MustCompile(`(?is)<h4[^>]*>(.*?)</h4>`)
 	tableRE   = regexp.MustCompile(`(?is)<table[^>]*>(.*?)</table>`)
 	rowRE     = regexp.MustCompile(`(?is)<tr[^>]*>\s*<th[^>]*>(.*?)</th>\s*<td[^>]*>(.*?)</td>\s*</tr>`)
-	sectionRE = regexp.MustCompile(`(?is)<h([1-3])[^>]*>(.*?)</h[1-3]>`)
+	sectionRE = regexp.MustCompile(`(?is)<h[123][^>]*>(.*?)</h[123]>`)
 	tagRE     = regexp.MustCompile(`(?s)<[^>]*>`)
 )
 
@@ -63,7 +64,7 @@ func parsePage(page, section string) ([]entry, error) {
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no configuration entries")
+		return nil, errors.New("no configuration entries")
 	}
 	return out, nil
 }
@@ -90,7 +91,7 @@ func parseEntry(name, body string) (entry, error) {
 func sectionOf(page, title string) (string, bool) {
 	hs := sectionRE.FindAllStringSubmatchIndex(page, -1)
 	for i, h := range hs {
-		if text(page[h[4]:h[5]]) != title {
+		if text(page[h[2]:h[3]]) != title {
 			continue
 		}
 		end := len(page)
