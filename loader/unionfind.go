@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -105,6 +106,9 @@ func quorumsCompatible(a, b string) bool {
 // nodes with one id, or two incompatible quorum definitions, together.
 func (u *unionFind) conflict(a, b int) bool {
 	ia, ib := u.ids[u.find(a)], u.ids[u.find(b)]
+	if len(ia) > len(ib) {
+		ia, ib = ib, ia // probe the larger set with the smaller: a group absorbing a directory holds thousands
+	}
 	for id := range ia {
 		if ib[id] {
 			return true
@@ -159,15 +163,17 @@ func (u *unionFind) union(a, b int, reason string) {
 		return
 	}
 	u.parent[rb] = ra
-	u.reasons[ra] = append(append(u.reasons[ra], u.reasons[rb]...), reason)
+	// The order of reasons does not matter (a cluster sorts its own), nor
+	// which set of ids is added to which: the smaller goes into the larger,
+	// so that a group absorbing one node at a time stays linear.
+	small, large := u.reasons[rb], u.reasons[ra]
+	if len(small) > len(large) {
+		small, large = large, small
+	}
+	u.reasons[ra] = append(append(large, small...), reason)
 	delete(u.reasons, rb)
 	if u.ids[rb] != nil {
-		if u.ids[ra] == nil {
-			u.ids[ra] = map[int]bool{}
-		}
-		for id := range u.ids[rb] {
-			u.ids[ra][id] = true
-		}
+		u.ids[ra] = mergeSets(u.ids[ra], u.ids[rb])
 		delete(u.ids, rb)
 	}
 	if u.agreed[rb] != nil {
@@ -182,12 +188,19 @@ func (u *unionFind) union(a, b int, reason string) {
 		delete(u.agreed, rb)
 	}
 	if u.quorums[rb] != nil {
-		if u.quorums[ra] == nil {
-			u.quorums[ra] = map[string]bool{}
-		}
-		for q := range u.quorums[rb] {
-			u.quorums[ra][q] = true
-		}
+		u.quorums[ra] = mergeSets(u.quorums[ra], u.quorums[rb])
 		delete(u.quorums, rb)
 	}
+}
+
+// mergeSets returns the union of a and b, added to the larger of them.
+func mergeSets[K comparable](a, b map[K]bool) map[K]bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if a == nil {
+		a = map[K]bool{}
+	}
+	maps.Copy(a, b)
+	return a
 }
