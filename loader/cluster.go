@@ -4,10 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,441 +12,13 @@ import (
 	"github.com/kafkalint/kafkalint/loader/catalog"
 )
 
-// unionFind groups doc indexes, remembers why, and tracks the node ids
-// in each group so that weak evidence never merges two nodes claiming the
-// same id.
-type unionFind struct {
-	parent  []int
-	reasons map[int][]string
-	ids     map[int]map[int]bool
-	quorums map[int]map[string]bool   // quorum signatures per group
-	agreed  map[int]map[string]string // cluster-wide settings per group
-}
-
-// clusterWideKeys must agree across one cluster's nodes; weak evidence
-// never merges nodes that set them differently.
-var clusterWideKeys = []string{
-	"controller.listener.names", "inter.broker.listener.name", "sasl.mechanism.inter.broker.protocol",
-	"authorizer.class.name", "min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable",
-}
-
-func newUnionFind(recs []*Doc) *unionFind {
-	u := &unionFind{
-		parent: make([]int, len(recs)), reasons: map[int][]string{}, ids: map[int]map[int]bool{},
-		quorums: map[int]map[string]bool{}, agreed: map[int]map[string]string{},
-	}
-	for i, r := range recs {
-		u.parent[i] = i
-		if r.Kind != KindNode {
-			continue
-		}
-		if r.node.ID != nil {
-			u.ids[i] = map[int]bool{*r.node.ID: true}
-		}
-		if sig := quorumSignature(r.node); sig != "" {
-			u.quorums[i] = map[string]bool{sig: true}
-		}
-		// Per role class (as the cluster rules compare them), an absent key
-		// counts as Kafka's default; an unknown value agrees with anything.
-		u.agreed[i] = map[string]string{}
-		for _, k := range clusterWideKeys {
-			s, ok := r.get(k)
-			if ok && isPlaceholder(s.Value) {
-				continue
-			}
-			u.agreed[i][roleClass(r.node)+" "+k] = strings.TrimSpace(s.Value)
-		}
-	}
-	return u
-}
-
-// roleClass is the class of nodes whose settings must agree.
-func roleClass(n *Node) string {
-	switch {
-	case n.Mode == "zookeeper":
-		return "zookeeper"
-	case n.IsBroker && n.IsController:
-		return "combined"
-	case n.IsBroker:
-		return "broker"
-	case n.IsController:
-		return "controller"
-	}
-	return n.Mode
-}
-
-// quorumSignature summarizes how a node finds its quorum: "static:<voters>",
-// "dynamic", "both:<voters>", or "" when it names no quorum.
-func quorumSignature(n *Node) string {
-	var voters []string
-	for _, v := range n.Quorum.Voters {
-		voters = append(voters, strings.ToLower(v.Raw))
-	}
-	slices.Sort(voters)
-	switch n.Quorum.Mode {
-	case "static":
-		return "static:" + strings.Join(voters, ",")
-	case "both":
-		return "both:" + strings.Join(voters, ",")
-	case "dynamic":
-		return "dynamic"
-	}
-	return ""
-}
-
-// quorumsCompatible: two quorum signatures could describe one cluster
-// without any disagreement.
-func quorumsCompatible(a, b string) bool {
-	ka, va, _ := strings.Cut(a, ":")
-	kb, vb, _ := strings.Cut(b, ":")
-	switch {
-	case ka == "dynamic" && kb == "dynamic":
-		return true
-	case ka == "dynamic" || kb == "dynamic":
-		return ka == "both" || kb == "both"
-	}
-	return va == vb
-}
-
-// conflict reports whether merging the groups of a and b would put two
-// nodes with one id, or two incompatible quorum definitions, together.
-func (u *unionFind) conflict(a, b int) bool {
-	ia, ib := u.ids[u.find(a)], u.ids[u.find(b)]
-	for id := range ia {
-		if ib[id] {
-			return true
-		}
-	}
-	for qa := range u.quorums[u.find(a)] {
-		for qb := range u.quorums[u.find(b)] {
-			if !quorumsCompatible(qa, qb) {
-				return true
-			}
-		}
-	}
-	sb := u.agreed[u.find(b)]
-	for k, v := range u.agreed[u.find(a)] {
-		if w, ok := sb[k]; ok && w != v {
-			return true
-		}
-	}
-	return false
-}
-
-// weakUnion merges a and b unless that puts conflicting nodes together:
-// for evidence that only suggests a cluster (a shared loopback endpoint or
-// bare service name, a shared directory), two configs claiming the same
-// node id, describing the quorum differently or setting a cluster-wide key
-// differently are alternatives (Kafka's own config/ holds
-// server.properties and controller.properties, both node 1), not one
-// cluster. Real host names are strong evidence and merge regardless, so
-// disagreements there are reported by the cluster rules.
-func (u *unionFind) weakUnion(a, b int, reason string) bool {
-	if u.find(a) == u.find(b) {
-		return true
-	}
-	if u.conflict(a, b) {
-		return false
-	}
-	u.union(a, b, reason)
-	return true
-}
-
-func (u *unionFind) find(i int) int {
-	for u.parent[i] != i {
-		u.parent[i] = u.parent[u.parent[i]]
-		i = u.parent[i]
-	}
-	return i
-}
-
-func (u *unionFind) union(a, b int, reason string) {
-	ra, rb := u.find(a), u.find(b)
-	if ra == rb {
-		return
-	}
-	u.parent[rb] = ra
-	u.reasons[ra] = append(append(u.reasons[ra], u.reasons[rb]...), reason)
-	delete(u.reasons, rb)
-	if u.ids[rb] != nil {
-		if u.ids[ra] == nil {
-			u.ids[ra] = map[int]bool{}
-		}
-		for id := range u.ids[rb] {
-			u.ids[ra][id] = true
-		}
-		delete(u.ids, rb)
-	}
-	if u.agreed[rb] != nil {
-		if u.agreed[ra] == nil {
-			u.agreed[ra] = map[string]string{}
-		}
-		for k, v := range u.agreed[rb] {
-			if _, ok := u.agreed[ra][k]; !ok {
-				u.agreed[ra][k] = v
-			}
-		}
-		delete(u.agreed, rb)
-	}
-	if u.quorums[rb] != nil {
-		if u.quorums[ra] == nil {
-			u.quorums[ra] = map[string]bool{}
-		}
-		for q := range u.quorums[rb] {
-			u.quorums[ra][q] = true
-		}
-		delete(u.quorums, rb)
-	}
-}
-
-// isLocalHost reports hosts that mean "this machine": they identify nothing
-// across directories, since every quick-start uses them.
-func isLocalHost(h string) bool {
-	switch strings.ToLower(h) {
-	case "", "localhost", "127.0.0.1", "::1", "0.0.0.0", "::":
-		return true
-	}
-	return false
-}
-
-// endpointKey names an endpoint for grouping. Loopback endpoints only link
-// files in the same directory.
-func endpointKey(dir, host string, port int) string {
-	if isLocalHost(host) {
-		return fmt.Sprintf("local %s:%d in %s", "localhost", port, dir)
-	}
-	return fmt.Sprintf("%s:%d", strings.ToLower(host), port)
-}
-
-// zookeeperKey names a ZooKeeper connect string (hosts and chroot). An
-// ensemble on loopback only links files in the same directory; one named
-// by bare service names ("zookeeper:2181", every compose file's default)
-// is weak evidence.
-func zookeeperKey(dir, connect string) (key string, weak bool) {
-	hosts, chroot, _ := strings.Cut(strings.TrimSpace(connect), "/")
-	var parts []string
-	local, bare := true, true
-	for _, h := range splitList(hosts) {
-		host, _, _ := strings.Cut(h, ":")
-		if !isLocalHost(host) {
-			local = false
-		}
-		if strings.Contains(host, ".") {
-			bare = false
-		}
-		parts = append(parts, strings.ToLower(h))
-	}
-	slices.Sort(parts)
-	key = strings.Join(parts, ",") + "/" + chroot
-	if local {
-		return "local " + key + " in " + dir, true
-	}
-	return key, bare
-}
-
-// nodeKeys are the endpoints that identify a node's controller quorum: its
-// voter entries, its bootstrap servers, and its own controller listener.
-func quorumKeys(n *Node) []string {
-	dir := path.Dir(n.File)
-	var keys []string
-	for _, v := range n.Quorum.Voters {
-		if v.Error == "" {
-			keys = append(keys, endpointKey(dir, v.Host, v.Port))
-		}
-	}
-	for _, b := range n.Quorum.BootstrapServers {
-		keys = append(keys, endpointKey(dir, b.Host, b.Port))
-	}
-	if n.IsController {
-		for _, l := range controllerEndpoints(n) {
-			keys = append(keys, endpointKey(dir, l.Host, l.Port))
-		}
-	}
-	slices.Sort(keys)
-	return slices.Compact(keys)
-}
-
-// controllerEndpoints are the advertised (else bound) listeners named in
-// controller.listener.names.
-func controllerEndpoints(n *Node) []Listener {
-	var out []Listener
-	for _, name := range n.ControllerListenerNames {
-		u := strings.ToUpper(name)
-		found := false
-		for _, l := range n.Advertised {
-			if l.Name == u && l.Error == "" {
-				out, found = append(out, l), true
-			}
-		}
-		if found {
-			continue
-		}
-		for _, l := range n.Listeners {
-			if l.Name == u && l.Error == "" {
-				out = append(out, l)
-			}
-		}
-	}
-	return out
-}
-
-// brokerEndpoints are the endpoints clients connect to: advertised
-// listeners, else listeners, minus controller listeners.
-func brokerEndpoints(n *Node) []Listener {
-	ls := n.Advertised
-	if len(ls) == 0 {
-		ls = n.Listeners
-	}
-	var out []Listener
-	for _, l := range ls {
-		if l.Error == "" && !slices.ContainsFunc(n.ControllerListenerNames, func(c string) bool { return strings.EqualFold(c, l.Name) }) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// buildClusters groups records into clusters (see docs/model.md, "Grouping").
+// buildClusters groups records into clusters (group; docs/model.md,
+// "Grouping") and types each cluster's settings for its Kafka version.
 // It consumes recs: each entry is set to nil once its cluster is built.
 // It stops, returning nil, when ctx is done.
 func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 	slices.SortFunc(recs, func(a, b *Doc) int { return cmp.Compare(a.File, b.File) })
-	u := newUnionFind(recs)
-	holders := map[string][]int{}
-	keysOf := map[int][]string{}
-	repo := repoRoots(recs, opts.Dir)
-	// link ties docs that share a key. Strong keys (a real host, a cluster
-	// id, a source-stated group) always merge; weak ones (loopback
-	// endpoints) merge with the first holder whose group does not already
-	// hold the same node id. Keys are scoped to the doc's repository: files
-	// of different git work trees are never one cluster.
-	link := func(i int, key, why string, weak bool) {
-		key = repo[i] + "\x00" + key
-		keysOf[i] = append(keysOf[i], key)
-		for _, j := range holders[key] {
-			if !weak {
-				u.union(j, i, why)
-				break
-			}
-			if u.weakUnion(j, i, why) {
-				break
-			}
-		}
-		holders[key] = append(holders[key], i)
-	}
-	// 0. Docs whose source ties them to one cluster (a Strimzi cluster, an
-	// MSK cluster resource, a compose project).
-	for i, r := range recs {
-		if r.Group != "" {
-			link(i, "group "+r.Group, "same "+r.Group, false)
-		}
-	}
-	// 1. Nodes that share a quorum endpoint. A doc with a Group is grouped
-	// by it alone (steps 1, 3 and 4 skip it): compose service names and
-	// Strimzi cluster names are scoped to their project, not global.
-	for i, r := range recs {
-		if r.Kind == KindNode && r.Group == "" {
-			for _, k := range quorumKeys(r.node) {
-				link(i, "quorum "+k, "shared controller quorum endpoint "+k, strings.HasPrefix(k, "local "))
-			}
-			if s, ok := r.get("zookeeper.connect"); ok && r.node.Mode == "zookeeper" && !isPlaceholder(s.Value) {
-				k, weak := zookeeperKey(path.Dir(r.File), s.Value)
-				link(i, "zookeeper "+k, "same ZooKeeper ensemble "+strings.TrimSpace(s.Value), weak)
-			}
-		}
-	}
-	nodesIn := map[string][]int{}
-	for i, r := range recs {
-		if r.Kind == KindNode {
-			nodesIn[path.Dir(r.File)] = append(nodesIn[path.Dir(r.File)], i)
-		}
-	}
-	// 2. meta.properties attach to a node config in the same or parent
-	// directory, and metas with one cluster.id link their nodes.
-	for i, r := range recs {
-		if r.Kind != KindMeta {
-			continue
-		}
-		dir := path.Dir(r.File)
-		for _, d := range []string{dir, path.Dir(dir)} {
-			if j := onlyNodeIn(nodesIn, d); j >= 0 && repo[j] == repo[i] {
-				r.metaNode = recs[j].File
-				u.union(j, i, "meta.properties beside its node config "+r.File)
-				break
-			}
-		}
-		if s, ok := r.get("cluster.id"); ok && strings.TrimSpace(s.Value) != "" {
-			link(i, "cluster.id "+strings.TrimSpace(s.Value), "same cluster.id "+strings.TrimSpace(s.Value), false)
-		}
-	}
-	// Which groups have any linking key, computed once (not per pair).
-	keyed := map[int]bool{}
-	for i := range keysOf {
-		keyed[u.find(i)] = true
-	}
-	// 3. Same directory: nodes there are one cluster unless what identifies
-	// their quorums keeps them apart.
-	byDir := map[string][]int{}
-	for i, r := range recs {
-		if r.Kind == KindNode && r.Group == "" {
-			byDir[path.Dir(r.File)] = append(byDir[path.Dir(r.File)], i)
-		}
-	}
-	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
-		idx := byDir[dir]
-		for a := range idx {
-			for b := a + 1; b < len(idx); b++ {
-				i, j := idx[a], idx[b]
-				if u.find(i) == u.find(j) {
-					continue
-				}
-				ki, kj := keyed[u.find(i)], keyed[u.find(j)]
-				if (!ki || !kj) && u.weakUnion(i, j, "same directory "+dir) {
-					keyed[u.find(i)] = ki || kj
-				}
-			}
-		}
-	}
-	// 4. Clients join the cluster whose broker endpoints their
-	// bootstrap.servers name, else the only cluster in their directory.
-	brokerAt := map[string]int{}
-	for i, r := range recs {
-		if r.Kind == KindNode && r.node.IsBroker && r.Group == "" {
-			for _, l := range brokerEndpoints(r.node) {
-				brokerAt[repo[i]+"\x00"+endpointKey(path.Dir(r.File), l.Host, l.Port)] = i
-			}
-		}
-	}
-	for i, r := range recs {
-		if r.Kind != KindClient || r.Group != "" {
-			continue
-		}
-		joined := false
-		if s, ok := r.get("bootstrap.servers"); ok && !isPlaceholder(s.Value) {
-			for _, e := range splitList(s.Value) {
-				ep, msg := parseHostPort(e)
-				if msg != "" {
-					continue
-				}
-				if j, ok := brokerAt[repo[i]+"\x00"+endpointKey(path.Dir(r.File), ep.Host, ep.Port)]; ok {
-					u.union(j, i, "client bootstrap.servers "+e+" in "+r.File)
-					joined = true
-					break
-				}
-			}
-		}
-		if !joined {
-			roots := map[int]bool{}
-			for _, j := range byDir[path.Dir(r.File)] {
-				roots[u.find(j)] = true
-			}
-			if len(roots) == 1 {
-				for root := range roots {
-					u.union(root, i, "client in the same directory "+path.Dir(r.File))
-				}
-			}
-		}
-	}
+	u := group(recs, opts.Dir)
 	groups := map[int][]int{}
 	for i := range recs {
 		groups[u.find(i)] = append(groups[u.find(i)], i)
@@ -459,21 +28,7 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 		if ctx.Err() != nil {
 			return nil
 		}
-		c := newCluster(opts)
-		c.GroupedBy = u.reasons[root]
-		if c.GroupedBy == nil {
-			c.GroupedBy = []string{}
-		}
-		slices.Sort(c.GroupedBy)
-		c.GroupedBy = slices.Compact(c.GroupedBy)
-		setVersion(c, recs, members, opts)
-		c.KafkaRelease = release(c.KafkaVersion)
-		for _, i := range members {
-			addRecord(c, recs[i], opts)
-		}
-		setCounts(c, recs, members)
-		c.Name = clusterName(c)
-		clusters = append(clusters, c)
+		clusters = append(clusters, newClusterOf(recs, members, u.reasons[root], opts))
 		// The cluster holds what it needs of its docs now: let the rest
 		// of them go while the next clusters are typed (the documents of
 		// a bulk tree are tens of MB).
@@ -492,31 +47,21 @@ func buildClusters(ctx context.Context, recs []*Doc, opts Options) []*Cluster {
 	return clusters
 }
 
-// repoRoots names, per doc, the git work tree its file belongs to: the
-// deepest directory above it holding a .git entry (a directory, or the file
-// a worktree or submodule has), "" when none does or the file is not on
-// disk (sources loaded from memory). Directories are looked up once.
-func repoRoots(recs []*Doc, dir string) []string {
-	rootOf := map[string]string{} // directory -> its repository root
-	var lookup func(d string) string
-	lookup = func(d string) string {
-		if r, ok := rootOf[d]; ok {
-			return r
-		}
-		r := ""
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			r = d
-		} else if parent := filepath.Dir(d); parent != d {
-			r = lookup(parent)
-		}
-		rootOf[d] = r
-		return r
+// newClusterOf builds the cluster of the docs members, grouped for reasons.
+func newClusterOf(recs []*Doc, members []int, reasons []string, opts Options) *Cluster {
+	c := newCluster(opts)
+	c.GroupedBy = slices.Compact(slices.Sorted(slices.Values(reasons)))
+	if c.GroupedBy == nil {
+		c.GroupedBy = []string{}
 	}
-	out := make([]string, len(recs))
-	for i, r := range recs {
-		out[i] = lookup(filepath.Dir(absPath(r.File, dir)))
+	setVersion(c, recs, members, opts)
+	c.KafkaRelease = release(c.KafkaVersion)
+	for _, i := range members {
+		addRecord(c, recs[i], opts)
 	}
-	return out
+	setCounts(c, recs, members)
+	c.Name = clusterName(c)
+	return c
 }
 
 // firstLine orders clusters declared in one file by where they start.
@@ -543,14 +88,6 @@ func firstLine(c *Cluster) int {
 		}
 	}
 	return line
-}
-
-// onlyNodeIn returns the index of the single node config in dir, or -1.
-func onlyNodeIn(nodesIn map[string][]int, dir string) int {
-	if ids := nodesIn[dir]; len(ids) == 1 {
-		return ids[0]
-	}
-	return -1
 }
 
 func newCluster(opts Options) *Cluster {

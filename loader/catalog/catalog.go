@@ -1,7 +1,14 @@
 // Package catalog embeds the catalog of Apache Kafka configuration keys per
 // Kafka release (type, documented default, valid values), derived from
 // Apache Kafka's generated configuration docs; README.md beside this file
-// gives its provenance and license.
+// gives its provenance and license, and ./kafkadocs rebuilds catalog.json
+// from those docs.
+//
+// It also holds what the catalog alone decides about a key a file sets:
+// its status across releases (Classify), the key a mistyped one most
+// likely meant (Suggest, Closest), and whether a value passes the key's
+// documented validator (Key.Check). What depends on the file (its kind,
+// format, platform, plugins) stays in the loader.
 package catalog
 
 import (
