@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -104,11 +105,17 @@ func newVersion(s Streams) *cobra.Command {
 // does: cobra adds the flag when root.Version is set and prints the
 // version template, which calls writeVersion only when the flag is given.
 func versionFlag(root *cobra.Command) {
+	addVersionFunc()
+	root.Version = "set" // any non-empty value enables the flag
+	root.SetVersionTemplate("{{kafkalintVersion}}")
+}
+
+// addVersionFunc registers the template function once: cobra's template
+// functions are global.
+var addVersionFunc = sync.OnceFunc(func() {
 	cobra.AddTemplateFunc("kafkalintVersion", func() string {
 		var b strings.Builder
 		_ = writeVersion(&b) // a strings.Builder does not fail
 		return b.String()
 	})
-	root.Version = "set" // any non-empty value enables the flag
-	root.SetVersionTemplate("{{kafkalintVersion}}")
-}
+})
