@@ -130,17 +130,26 @@ build() {
 		echo "kafkalint: using the build restored from the cache"
 		return
 	fi
+	local go=go
 	if ! command -v go >/dev/null; then
-		echo "::error title=kafkalint::no release binary to download and no Go on the runner to build one: pin the Action to a release tag (uses: kafkalint/kafkalint@vX.Y.Z), set its version input, or install Go first"
-		exit 1
+		# GitHub's images keep Go versions in the tool cache, named by
+		# GOROOT_1_24_X64-style variables: take the newest, for this
+		# script only.
+		local goroot
+		goroot="$(env | sed -n 's/^GOROOT_\([0-9]*\)_\([0-9]*\)_[A-Z0-9]*=/\1.\2 /p' | sort -V | tail -n 1 | cut -d' ' -f2-)"
+		go="$goroot/bin/go"
+		if [ -z "$goroot" ] || { ! [ -x "$go" ] && ! [ -x "$go.exe" ]; }; then
+			echo "::error title=kafkalint::no release binary to download and no Go on the runner to build one: pin the Action to a release tag (uses: kafkalint/kafkalint@vX.Y.Z), set its version input, or install Go first"
+			exit 1
+		fi
 	fi
 	local ldflags=""
 	if [[ "$ref" =~ ^[0-9a-f]{40}$ ]]; then
 		ldflags="-X github.com/kafkalint/kafkalint/cmd/kafkalint/cli.Commit=$ref"
 	fi
-	echo "kafkalint: go build at ${ref:-its checkout} with $(go version)"
+	echo "kafkalint: go build at ${ref:-its checkout} with $("$go" version)"
 	mkdir -p "$(dirname "$bin")"
-	(cd "$ACTION_PATH" && go build -ldflags="$ldflags" -o "$bin" ./cmd/kafkalint)
+	(cd "$ACTION_PATH" && "$go" build -ldflags="$ldflags" -o "$bin" ./cmd/kafkalint)
 }
 
 case "${1:-}" in

@@ -295,15 +295,28 @@ func TestActionFallback(t *testing.T) {
 		t.Skip("the fallback's go build")
 	}
 	goBin := needTool(t, "go", "the Go toolchain")
-	modCache, code := runIn(t, ".", nil, goBin, "env", "GOMODCACHE")
+	goEnv, code := runIn(t, ".", nil, goBin, "env", "GOMODCACHE", "GOROOT")
+	modCache, goroot, _ := strings.Cut(strings.TrimSpace(goEnv), "\n")
 	if code != 0 {
-		t.Fatal(modCache)
+		t.Fatal(goEnv)
 	}
 	// The test's own Go environment and module cache, offline: the build
-	// flags of `go test`, so its compiled packages are reused.
-	env := []string{"ACTION_REF=" + commit, "GOPROXY=off", "GOMODCACHE=" + strings.TrimSpace(modCache)}
+	// flags of `go test`, so its compiled packages are reused. PATH has no
+	// go: the script finds the one a GOROOT_1_N_ARCH variable names, as
+	// GitHub's images set them.
+	var path []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "go")); err != nil {
+			path = append(path, dir)
+		}
+	}
+	env := []string{"ACTION_REF=" + commit, "GOPROXY=off", "GOMODCACHE=" + modCache, "PATH=" + strings.Join(path, string(os.PathListSeparator))}
 	bin := filepath.Join(t.TempDir(), "cache", exe)
 	out, code, _ := runInstall(t, releases, env, "build", bin)
+	if code == 0 || !strings.Contains(out, "::error title=kafkalint::no release binary to download and no Go on the runner") {
+		t.Errorf("no Go anywhere: exit %d\n%s", code, out)
+	}
+	out, code, _ = runInstall(t, releases, append(env, "GOROOT_1_20_X64=/zz/older", "GOROOT_1_99_X64="+goroot), "build", bin)
 	if code != 0 || !strings.Contains(out, "kafkalint: go build at "+commit+" with go version") {
 		t.Fatalf("fallback build: exit %d\n%s", code, out)
 	}
