@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"runtime"
@@ -36,7 +37,7 @@ type buildStamp struct {
 func stamp(bi *debug.BuildInfo) buildStamp {
 	s := buildStamp{version: Version, commit: Commit, date: Date}
 	if bi == nil {
-		return s.orDev()
+		bi = &debug.BuildInfo{}
 	}
 	if s.version == "" && bi.Main.Version != "(devel)" {
 		s.version = bi.Main.Version
@@ -44,24 +45,14 @@ func stamp(bi *debug.BuildInfo) buildStamp {
 	for _, kv := range bi.Settings {
 		switch kv.Key {
 		case "vcs.revision":
-			if s.commit == "" {
-				s.commit = kv.Value
-			}
+			s.commit = cmp.Or(s.commit, kv.Value)
 		case "vcs.time":
-			if s.date == "" {
-				s.date = kv.Value
-			}
+			s.date = cmp.Or(s.date, kv.Value)
 		case "vcs.modified":
 			s.modified = kv.Value == "true"
 		}
 	}
-	return s.orDev()
-}
-
-func (s buildStamp) orDev() buildStamp {
-	if s.version == "" {
-		s.version = "dev"
-	}
+	s.version = cmp.Or(s.version, "dev")
 	return s
 }
 
