@@ -32,6 +32,9 @@ type Options struct {
 	// notification counts the others); 0 writes them all. The CLI's
 	// default is GitHubMaxResults.
 	MaxResults int
+	// FailLevel is the lowest severity that fails the run ("" = Error):
+	// JUnit reports findings below it as skipped test cases, not failures.
+	FailLevel string
 }
 
 // Write renders r in one format.
@@ -46,7 +49,7 @@ func Write(w io.Writer, format string, r *Report, opts Options) error {
 	case FormatGitHub:
 		return WriteGitHub(w, r, opts.StepSummary)
 	case FormatJUnit:
-		return WriteJUnit(w, r)
+		return WriteJUnit(w, r, opts.FailLevel)
 	}
 	return fmt.Errorf("unknown format %q", format)
 }

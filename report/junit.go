@@ -12,23 +12,30 @@ import (
 )
 
 // JUnit XML in the Ant/Surefire shape that Jenkins, GitLab and Azure
-// Pipelines read: one testsuite per file, one failing testcase per finding
-// (failure type = severity), one passing testcase for a clean file, and an
-// errored testcase for a file that could not be loaded.
+// Pipelines read: one testsuite per file, one testcase per finding, one
+// passing testcase for a clean file, and an errored testcase for a file
+// that could not be loaded. A finding at or above the fail level is a
+// <failure> (type = severity); one below it is <skipped>, so a run that
+// exits 0 does not turn Jenkins UNSTABLE or fail GitLab's test report,
+// and its text is still shown: GitLab displays a skipped case's <skipped>
+// body (and nothing of a passed case), Jenkins the case's <system-out>.
 
 // junitFile is one test suite: a file's findings (indexes into
 // r.Findings, in their order) and load errors, or a clean linted file.
 type junitFile struct {
 	name             string
 	findings, errors []int
+	failures         int // findings at or above the fail level
 }
 
-// WriteJUnit writes the report as JUnit XML. Test case names hold the rule
-// and the logical key, not the message or line, so CI history tracks a
-// finding across edits. The totals come first in the document, so one
-// pass groups the findings by file (indexes only); the test cases are
-// then encoded one at a time.
-func WriteJUnit(w io.Writer, r *Report) error {
+// WriteJUnit writes the report as JUnit XML; findings below failLevel
+// ("" = Error, the CLI's default) are skipped test cases, not failures.
+// Test case names hold the rule and the logical key, not the message or
+// line, so CI history tracks a finding across edits. The totals come first
+// in the document, so one pass groups the findings by file (indexes only);
+// the test cases are then encoded one at a time.
+func WriteJUnit(w io.Writer, r *Report, failLevel string) error {
+	minRank := Rank(cmp.Or(failLevel, Error))
 	byFile := map[string]*junitFile{}
 	suite := func(file string) *junitFile {
 		s := byFile[file]
@@ -38,9 +45,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		return s
 	}
+	failures := 0
 	for i, f := range r.Findings {
 		s := suite(f.File)
 		s.findings = append(s.findings, i)
+		if Rank(f.Severity) >= minRank {
+			s.failures++
+			failures++
+		}
 	}
 	for i, e := range r.Errors {
 		s := suite(e.File)
@@ -67,8 +79,9 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	x.raw(xml.Header)
 	x.raw(`<testsuites name="kafkalint"`)
 	x.intAttr("tests", tests)
-	x.intAttr("failures", len(r.Findings))
+	x.intAttr("failures", failures)
 	x.intAttr("errors", len(r.Errors))
+	x.intAttr("skipped", len(r.Findings)-failures)
 	x.raw(">")
 	if len(files) == 0 {
 		x.raw("</testsuites>\n")
@@ -78,11 +91,13 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		x.raw("\n  <testsuite")
 		x.attr("name", s.name)
 		x.intAttr("tests", s.tests())
-		x.intAttr("failures", len(s.findings))
+		x.intAttr("failures", s.failures)
 		x.intAttr("errors", len(s.errors))
+		x.intAttr("skipped", len(s.findings)-s.failures)
 		x.raw(">")
 		for _, i := range s.findings {
-			x.findingCase(&r.Findings[i])
+			f := &r.Findings[i]
+			x.findingCase(f, Rank(f.Severity) >= minRank)
 		}
 		for _, i := range s.errors {
 			e := &r.Errors[i]
@@ -182,7 +197,9 @@ func (x *junitWriter) problem(element, message, typ string, body []byte) {
 	x.raw("</" + element + ">")
 }
 
-func (x *junitWriter) findingCase(f *Finding) {
+// findingCase writes a finding's test case: failed, or skipped with the
+// same text as a failure's body in <skipped> and in <system-out>.
+func (x *junitWriter) findingCase(f *Finding, failed bool) {
 	// The name and body are built in reused buffers (fmt would box every
 	// argument): "ID slug: key #n" and "file:line:col: severity ID message".
 	name := x.name[:0]
@@ -227,7 +244,17 @@ func (x *junitWriter) findingCase(f *Finding) {
 		x.intAttr("line", f.Line)
 	}
 	x.raw(">")
-	x.problem("failure", f.Message, f.Severity, b.Bytes())
+	if failed {
+		x.problem("failure", f.Message, f.Severity, b.Bytes())
+	} else {
+		x.raw("\n      <skipped")
+		x.attr("message", f.Message)
+		x.raw(">")
+		x.escape(b.Bytes())
+		x.raw("</skipped>\n      <system-out>")
+		x.escape(b.Bytes())
+		x.raw("</system-out>")
+	}
 	x.raw("\n    </testcase>")
 }
 

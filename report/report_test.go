@@ -312,7 +312,7 @@ func TestGitHubAnnotationLimit(t *testing.T) {
 
 func TestJUnitParsesAndCounts(t *testing.T) {
 	var out bytes.Buffer
-	if err := WriteJUnit(&out, loadInput(t)); err != nil {
+	if err := WriteJUnit(&out, loadInput(t), Info); err != nil {
 		t.Fatal(err)
 	}
 	var got junitSuites

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,33 +79,8 @@ func newRoot(s Streams) *cobra.Command {
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.AddCommand(newLint(s), newAudit(s), newInspect(s), newRules(s), newExplain(s), newTest(s), newNewRule(s), newConfigCmd(s), newVersion(s))
+	versionFlag(root)
 	return root
-}
-
-// Version is the kafkalint version: set at build time with -ldflags, else
-// the module version from the build info, else "dev".
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
-
-func newVersion(s Streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the kafkalint version",
-		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintf(s.Out, "kafkalint %s\n", version())
-			return err
-		},
-	}
 }
 
 // colorWanted reports whether text output should be colored: not when

@@ -162,7 +162,7 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	rep.Rules = ruleInfos(engine, st.cfg)
 	rep.Linted = lintedFiles(res, only, changed)
 	rep.Finish()
-	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.maxResults); err != nil {
+	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.maxResults, st.failLevel); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	switch {

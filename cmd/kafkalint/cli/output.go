@@ -59,8 +59,8 @@ func parseOutputsOf(specs, formats []string) ([]output, error) {
 // writeOutputs renders the report in every requested format. The text
 // format is colored only on a terminal stdout; github also writes the job
 // summary to $GITHUB_STEP_SUMMARY when that is set; SARIF keeps at most
-// maxResults results (0: all).
-func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool, maxResults int) error {
+// maxResults results (0: all); JUnit fails only findings at failLevel or above.
+func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool, maxResults int, failLevel string) error {
 	var errs []error
 	var summary io.Writer
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" && slices.ContainsFunc(outs, func(o output) bool { return o.format == report.FormatGitHub }) {
@@ -73,7 +73,7 @@ func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool, ma
 		}
 	}
 	for _, o := range outs {
-		opts := report.Options{ToolVersion: version(), MaxResults: maxResults}
+		opts := report.Options{ToolVersion: version(), MaxResults: maxResults, FailLevel: failLevel}
 		if o.format == report.FormatGitHub {
 			opts.StepSummary = summary
 		}

@@ -220,3 +220,33 @@ func TestMaxResults(t *testing.T) {
 		t.Errorf("--max-results -1: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestJUnitFollowsFailLevel: the JUnit file fails exactly what fails the
+// run, so a warning under the default fail level is a skipped test case.
+func TestJUnitFollowsFailLevel(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker+"auto.leader.rebalance.enable=false\n")
+	for _, tt := range []struct {
+		args              []string
+		code              int
+		failures, skipped int
+	}{
+		{nil, ExitOK, 0, 1},
+		{[]string{"--fail-level", "warning"}, ExitFindings, 1, 0},
+	} {
+		code, _, errOut := run(t, append([]string{"lint", "--format", "junit=junit.xml", "prod"}, tt.args...)...)
+		data, err := os.ReadFile("junit.xml")
+		var suites struct {
+			Failures int `xml:"failures,attr"`
+			Skipped  int `xml:"skipped,attr"`
+		}
+		if err == nil {
+			err = xml.Unmarshal(data, &suites)
+		}
+		if code != tt.code || err != nil || suites.Failures != tt.failures || suites.Skipped != tt.skipped {
+			t.Errorf("%v: exit %d (want %d), %v, failures %d skipped %d (want %d, %d)\n%s%s",
+				tt.args, code, tt.code, err, suites.Failures, suites.Skipped, tt.failures, tt.skipped, errOut, data)
+		}
+	}
+}

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // needTool finds a program the test runs: required in CI, else the test
@@ -169,75 +167,5 @@ func TestPreCommitHooks(t *testing.T) {
 		t.Errorf("a good staged file was rejected: exit %d\n%s", code, out)
 	} else if !strings.Contains(out, "kafkalint (staged files only)") || strings.Count(out, "Passed") < 2 {
 		t.Errorf("the hooks did not run and pass:\n%s", out)
-	}
-}
-
-// TestActionScript runs the action's "Run kafkalint" step with a kafkalint
-// built from this tree: inputs become flags, paths stay unglobbed, and
-// the exit code is kafkalint's.
-func TestActionScript(t *testing.T) {
-	bash := needTool(t, "bash", "apt-get install -y bash")
-	goBin := needTool(t, "go", "the Go toolchain")
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Inputs map[string]struct {
-			Default string `yaml:"default"`
-		} `yaml:"inputs"`
-		Runs struct {
-			Using string `yaml:"using"`
-			Steps []struct {
-				Name string            `yaml:"name"`
-				Run  string            `yaml:"run"`
-				Env  map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	script := ""
-	for _, s := range action.Runs.Steps {
-		if s.Name == "Run kafkalint" {
-			script = s.Run
-			for name, val := range s.Env {
-				input := strings.TrimSuffix(strings.TrimPrefix(val, "${{ inputs."), " }}")
-				if _, ok := action.Inputs[input]; !ok {
-					t.Errorf("env %s = %s: not an input", name, val)
-				}
-			}
-		}
-	}
-	if action.Runs.Using != "composite" || script == "" {
-		t.Fatalf("action.yml: want a composite action with a \"Run kafkalint\" step")
-	}
-	bin := t.TempDir()
-	if out, code := runIn(t, repoRoot(t), nil, goBin, "build", "-o", filepath.Join(bin, "kafkalint"), "./cmd/kafkalint"); code != 0 {
-		t.Fatalf("go build: %s", out)
-	}
-	work := t.TempDir()
-	writeFile(t, work+"/.kafkalint.yaml", isolatedConfig(t, "", ""))
-	writeFile(t, work+"/prod/server.properties", cleanBroker+"auto.leader.rebalance.enable=false\n")
-	writeFile(t, work+"/prod/*.properties", cleanBroker+"offsets.topic.replication.factor=1\n")
-	envFor := func(paths, formats, failLevel, args string) []string {
-		return []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "GITHUB_STEP_SUMMARY=",
-			"KAFKALINT_PATHS=" + paths, "KAFKALINT_FORMATS=" + formats, "KAFKALINT_FAIL_LEVEL=" + failLevel, "KAFKALINT_ARGS=" + args}
-	}
-	// Defaults: github format, fail level from kafkalint (error): a
-	// warning passes.
-	out, code := runIn(t, work, envFor("prod/server.properties", action.Inputs["formats"].Default, action.Inputs["fail-level"].Default, ""), bash, "-c", script)
-	if code != 0 || !strings.Contains(out, "::warning file=prod/server.properties,line=6,col=1,title=KFK4003 ") {
-		t.Errorf("defaults: exit %d\n%s", code, out)
-	}
-	out, code = runIn(t, work, envFor("prod/server.properties", "text\nsarif=out/k.sarif", "warning", "--no-color"), bash, "-c", script)
-	if _, err := os.Stat(work + "/out/k.sarif"); code != 1 || err != nil || !strings.Contains(out, "kafkalint lint --format text --format sarif=out/k.sarif --fail-level warning --no-color -- prod/server.properties") {
-		t.Errorf("formats, fail-level, args: exit %d (want 1), sarif: %v\n%s", code, err, out)
-	}
-	// A literal "*" path is not globbed: only that file is linted.
-	out, _ = runIn(t, work, envFor("prod/*.properties", "text", "", ""), bash, "-c", script)
-	if !strings.Contains(out, "prod/*.properties:6:1: error KFK1001") || strings.Contains(out, "KFK4003") {
-		t.Errorf("glob path:\n%s", out)
 	}
 }

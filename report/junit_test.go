@@ -1,0 +1,78 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strconv"
+	"testing"
+)
+
+// TestJUnitFailLevel: only findings at or above the fail level are
+// failures; the others are skipped test cases that keep their text (in
+// <skipped> for GitLab, in <system-out> for Jenkins), so a run that exits
+// 0 publishes no failed test.
+func TestJUnitFailLevel(t *testing.T) {
+	r := &Report{Findings: []Finding{
+		{ID: "KFK1001", Slug: "a", Severity: Error, Message: "bad", File: "s.properties", Line: 3},
+		{ID: "KFK4003", Slug: "b", Severity: Warning, Message: "risky", File: "s.properties", Line: 5},
+		{ID: "KFK9003", Slug: "c", Severity: Info, Message: "note", File: "s.properties", Line: 7},
+	}}
+	r.Finish()
+	tests := []struct {
+		failLevel string
+		failed    []string // rule ids of the failing cases, in order
+	}{
+		{"", []string{"KFK1001"}}, // the CLI's default, error
+		{Error, []string{"KFK1001"}},
+		{Warning, []string{"KFK1001", "KFK4003"}},
+		{Info, []string{"KFK1001", "KFK4003", "KFK9003"}},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if err := Write(&out, FormatJUnit, r, Options{FailLevel: tt.failLevel}); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Failures int `xml:"failures,attr"`
+			Skipped  int `xml:"skipped,attr"`
+			Suites   []struct {
+				Failures int `xml:"failures,attr"`
+				Skipped  int `xml:"skipped,attr"`
+				Cases    []struct {
+					Name    string        `xml:"name,attr"`
+					Failure *junitProblem `xml:"failure"`
+					Skipped *junitProblem `xml:"skipped"`
+					Stdout  string        `xml:"system-out"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(out.Bytes(), &got); err != nil || len(got.Suites) != 1 {
+			t.Fatalf("fail level %q: %v\n%s", tt.failLevel, err, out.String())
+		}
+		s := got.Suites[0]
+		wantSkipped := 3 - len(tt.failed)
+		if got.Failures != len(tt.failed) || s.Failures != len(tt.failed) || got.Skipped != wantSkipped || s.Skipped != wantSkipped {
+			t.Errorf("fail level %q: failures %d/%d, skipped %d/%d, want %d and %d\n%s",
+				tt.failLevel, got.Failures, s.Failures, got.Skipped, s.Skipped, len(tt.failed), wantSkipped, out.String())
+		}
+		var failed []string
+		for i, c := range s.Cases {
+			f := r.Findings[i]
+			switch {
+			case c.Failure != nil && c.Skipped == nil && c.Stdout == "":
+				failed = append(failed, f.ID)
+			case c.Failure == nil && c.Skipped != nil:
+				body := "s.properties:" + strconv.Itoa(f.Line) + ":1: " + f.Severity + " " + f.ID + " " + f.Message + "\n"
+				if c.Skipped.Message != f.Message || c.Skipped.Body != body || c.Stdout != body {
+					t.Errorf("fail level %q: skipped %s: message %q, body %q, system-out %q; want %q and %q",
+						tt.failLevel, f.ID, c.Skipped.Message, c.Skipped.Body, c.Stdout, f.Message, body)
+				}
+			default:
+				t.Errorf("fail level %q: case %s is neither failed nor skipped\n%s", tt.failLevel, c.Name, out.String())
+			}
+		}
+		if !slicesEqual(failed, tt.failed) {
+			t.Errorf("fail level %q: failed cases %v, want %v", tt.failLevel, failed, tt.failed)
+		}
+	}
+}
