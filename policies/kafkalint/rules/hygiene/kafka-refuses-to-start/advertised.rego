@@ -2,6 +2,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # What a node advertises (kafka-config-facts §1.3): a broker advertises a
@@ -29,7 +30,7 @@ report contains result.fail(node.settings["advertised.listeners"], message) if {
 	some node in input.nodes
 	node.is_broker
 	_all_settled(node, ["listeners", "advertised.listeners"])
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 	cluster.listeners_known(node)
 	listener_names := {l.name | some l in _effective_listeners(node)}
 	extra := {l.name | some l in node.advertised_listeners} - listener_names
@@ -66,7 +67,7 @@ report contains result.fail(s, message) if {
 	node.mode == "kraft"
 	node.is_controller
 	s := node.settings["advertised.listeners"]
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 	some l in node.advertised_listeners
 	not l.error
 	l.name in {n | some n in node.controller_listener_names}
@@ -85,7 +86,7 @@ report contains result.fail(s, message) if {
 	node.is_controller
 	not node.is_broker
 	s := node.settings["advertised.listeners"]
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 	message := sprintf(
 		"advertised.listeners is set on a controller-only node: Kafka %s refuses to start (\"The advertised.listeners config must be empty when process.roles=controller\"); remove it (Kafka 3.9 and later accept it, KIP-853)",
 		[input.kafka_version],
@@ -98,7 +99,7 @@ report contains result.fail(s, message) if {
 	node.mode == "kraft"
 	node.is_broker
 	s := node.settings["advertised.listeners"]
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 	advertised := [l.name | some l in node.advertised_listeners; not l.error; l.name in {n | some n in node.controller_listener_names}]
 	count(advertised) > 0
 	message := sprintf(
@@ -115,26 +116,26 @@ _broker_only_lists_controller_listener(node) if {
 	_broker_only_controller_listener(node, l.name)
 }
 
-_fallback(node) := "" if _explicit(node, "advertised.listeners")
+_fallback(node) := "" if settings.explicit(node, "advertised.listeners")
 
-_fallback(node) := " (advertised.listeners is not set, so Kafka advertises listeners, which binds 0.0.0.0)" if not _explicit(node, "advertised.listeners")
+_fallback(node) := " (advertised.listeners is not set, so Kafka advertises listeners, which binds 0.0.0.0)" if not settings.explicit(node, "advertised.listeners")
 
 _advertised_anchor(node) := node.settings["advertised.listeners"] if {
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 } else := node.settings.listeners if {
-	_explicit(node, "listeners")
+	settings.explicit(node, "listeners")
 } else := {"key": "listeners", "location": node.location}
 
 # _advertised are the listeners a node advertises: advertised.listeners,
 # else listeners, else Kafka's default PLAINTEXT://:9092.
-_advertised(node) := node.advertised_listeners if _explicit(node, "advertised.listeners")
+_advertised(node) := node.advertised_listeners if settings.explicit(node, "advertised.listeners")
 
-_advertised(node) := _effective_listeners(node) if not _explicit(node, "advertised.listeners")
+_advertised(node) := _effective_listeners(node) if not settings.explicit(node, "advertised.listeners")
 
-_effective_listeners(node) := node.listeners if _explicit(node, "listeners")
+_effective_listeners(node) := node.listeners if settings.explicit(node, "listeners")
 
 _effective_listeners(node) := [{"name": "PLAINTEXT", "host": "", "port": 9092, "raw": "PLAINTEXT://:9092"}] if {
-	not _explicit(node, "listeners")
+	not settings.explicit(node, "listeners")
 	not "listeners" in node.managed_keys
 }
 

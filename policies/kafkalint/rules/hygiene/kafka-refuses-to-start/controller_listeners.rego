@@ -2,6 +2,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # The controller listeners of a KRaft node (kafka-config-facts §4.3, §6
@@ -15,7 +16,7 @@ report contains result.fail(node.settings.listeners, message) if {
 	cluster.dedicated_controller(node)
 	_all_settled(node, ["listeners", "controller.listener.names"])
 	cluster.listeners_known(node)
-	_explicit(node, "listeners")
+	settings.explicit(node, "listeners")
 	count(cluster.controller_names(node)) > 0
 	others := [l.name | some l in node.listeners; not l.name in cluster.controller_names(node)]
 	count(others) > 0
@@ -31,7 +32,7 @@ report contains result.fail(ibl, message) if {
 	cluster.dedicated_controller(node)
 	_all_settled(node, ["inter.broker.listener.name", "controller.listener.names"])
 	ibl := node.settings["inter.broker.listener.name"]
-	_explicit_value(ibl)
+	settings.explicit_value(ibl)
 	upper(ibl.value) in cluster.controller_names(node)
 	message := sprintf(
 		"inter.broker.listener.name=%s names this controller's own listener: Kafka %s refuses to start (\"controller.listener.names must not contain an explicitly set inter.broker.listener.name configuration value when process.roles=controller\"); remove inter.broker.listener.name from the controller",
@@ -50,7 +51,7 @@ report contains result.fail(s, message) if {
 	node.mode == "kraft"
 	node.is_controller
 	s := node.settings["controller.listener.names"]
-	_explicit(node, "controller.listener.names")
+	settings.explicit(node, "controller.listener.names")
 	listener_names := {l.name | some l in node.listeners; not l.error}
 	lowered := [n | some n in node.controller_listener_names; n != upper(n); upper(n) in listener_names]
 	count(lowered) > 0

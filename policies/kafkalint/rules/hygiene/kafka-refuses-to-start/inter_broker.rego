@@ -2,6 +2,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # The inter-broker listener (kafka-config-facts §1.3): one way to name it,
 # mapped to a security protocol and advertised, and with SASL a mechanism
@@ -12,8 +13,8 @@ report contains result.fail_related(ibl, message, [sibp.location]) if {
 	_all_settled(node, ["inter.broker.listener.name", "security.inter.broker.protocol"])
 	ibl := node.settings["inter.broker.listener.name"]
 	sibp := node.settings["security.inter.broker.protocol"]
-	_explicit_value(ibl)
-	_explicit_value(sibp)
+	settings.explicit_value(ibl)
+	settings.explicit_value(sibp)
 	message := sprintf(
 		"inter.broker.listener.name and security.inter.broker.protocol (line %d) are both set: Kafka %s refuses to start (\"Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.\"); keep inter.broker.listener.name and remove security.inter.broker.protocol",
 		[sibp.location.line, input.kafka_version],
@@ -81,34 +82,34 @@ _inter_broker_listener_unmapped(node) if {
 	_all_settled(node, ["inter.broker.listener.name", "listener.security.protocol.map", "controller.listener.names"])
 	not _protocol_map_unknown(node)
 	ibl := node.settings["inter.broker.listener.name"]
-	_explicit_value(ibl)
+	settings.explicit_value(ibl)
 	not _mapped(node, upper(ibl.value))
 }
 
 _both_inter_broker_keys(node) if {
-	_explicit(node, "inter.broker.listener.name")
-	_explicit(node, "security.inter.broker.protocol")
+	settings.explicit(node, "inter.broker.listener.name")
+	settings.explicit(node, "security.inter.broker.protocol")
 }
 
 # _inter_broker_listener is {name, why}: inter.broker.listener.name, else the
 # listener named after security.inter.broker.protocol (default PLAINTEXT).
 _inter_broker_listener(node) := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name=%s names the inter-broker listener", [s.value])} if {
 	s := node.settings["inter.broker.listener.name"]
-	_explicit_value(s)
+	settings.explicit_value(s)
 } else := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=%s", [s.value])} if {
-	not _explicit(node, "inter.broker.listener.name")
+	not settings.explicit(node, "inter.broker.listener.name")
 	s := node.settings["security.inter.broker.protocol"]
 	is_string(s.value)
 }
 
 _inter_broker_anchor(node) := node.settings["inter.broker.listener.name"] if {
-	_explicit(node, "inter.broker.listener.name")
+	settings.explicit(node, "inter.broker.listener.name")
 } else := node.settings["security.inter.broker.protocol"] if {
-	_explicit(node, "security.inter.broker.protocol")
+	settings.explicit(node, "security.inter.broker.protocol")
 } else := node.settings["advertised.listeners"] if {
-	_explicit(node, "advertised.listeners")
+	settings.explicit(node, "advertised.listeners")
 } else := node.settings.listeners if {
-	_explicit(node, "listeners")
+	settings.explicit(node, "listeners")
 } else := {"key": "inter.broker.listener.name", "location": node.location}
 
 # _inter_broker_protocol is {name, protocol} of the inter-broker listener:
@@ -117,21 +118,18 @@ _inter_broker_anchor(node) := node.settings["inter.broker.listener.name"] if {
 # which needs no check).
 _inter_broker_protocol(node) := {"name": name, "protocol": node.protocol_map[name]} if {
 	s := node.settings["inter.broker.listener.name"]
-	_explicit(node, "inter.broker.listener.name")
-	_known(s)
+	settings.explicit_value(s)
 	name := upper(s.value)
 } else := {"name": s.value, "protocol": s.value} if {
 	s := node.settings["security.inter.broker.protocol"]
-	_explicit(node, "security.inter.broker.protocol")
-	_known(s)
+	settings.explicit_value(s)
 }
 
 _sasl_mechanism(node) := {"value": s.value, "setting": s} if {
 	s := node.settings["sasl.mechanism.inter.broker.protocol"]
-	_explicit(node, "sasl.mechanism.inter.broker.protocol")
-	_known(s)
+	settings.explicit_value(s)
 } else := {"value": "GSSAPI"} if {
-	not _explicit(node, "sasl.mechanism.inter.broker.protocol")
+	not settings.explicit(node, "sasl.mechanism.inter.broker.protocol")
 	_full_file(node, "sasl.mechanism.inter.broker.protocol")
 }
 
@@ -148,9 +146,9 @@ _enabled_mechanisms(node, listener) := m if {
 # sasl.enabled.mechanisms when written (a placeholder in either is unknown).
 _enabled_setting(node, listener) := node.settings[key] if {
 	key := concat("", ["listener.name.", lower(listener), ".sasl.enabled.mechanisms"])
-	_explicit(node, key)
+	settings.explicit(node, key)
 } else := node.settings["sasl.enabled.mechanisms"] if {
-	_explicit(node, "sasl.enabled.mechanisms")
+	settings.explicit(node, "sasl.enabled.mechanisms")
 }
 
 _enabled_why(s) := "sasl.enabled.mechanisms" if s.key == "sasl.enabled.mechanisms"

@@ -48,6 +48,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
+import data.kafkalint.lib.settings
 
 # Scope (kafka-config-facts §6 items 1-11 and 16-18, one finding per
 # distinct cause). Covered by other rules and never reported here: a
@@ -73,22 +74,6 @@ import data.kafkalint.lib.cluster
 # else can set it.
 
 # --- helpers ----------------------------------------------------------------------
-
-_explicit(unit, key) if unit.settings[key].source == "explicit"
-
-# _explicit_value holds for a setting written in the file with a known,
-# valid value.
-_explicit_value(s) if {
-	s.source == "explicit"
-	not s.unknown
-	s.value != null
-}
-
-# _known: a written, typed value (not a placeholder, not invalid).
-_known(s) if {
-	not s.unknown
-	s.value != null
-}
 
 # _writes_any holds when a node writes one of keys: the checks that
 # need one of their keys written skip every other node before looking at
@@ -121,7 +106,7 @@ _whole_files contains f.path if {
 # chart writes the protocol map).
 _settled(node, key) if {
 	not key in node.managed_keys
-	_explicit(node, key)
+	settings.explicit(node, key)
 }
 
 _settled(node, key) if _full_file(node, key)
@@ -144,21 +129,15 @@ _listener_keys := [
 	"inter.broker.listener.name", "security.inter.broker.protocol",
 ]
 
-# _default_note marks a value the file does not write in a message.
-_default_note(s) := " (Kafka's default)" if s.source == "default"
-
-_default_note(s) := "" if s.source != "default"
-
 # _number is {value, note, setting?}: the written number, else Kafka's
 # default; undefined for a placeholder or an invalid value, and when neither
 # key of a check is written the defaults are consistent anyway.
 _number(node, key, fallback) := {"value": s.value, "note": "", "setting": s} if {
 	s := node.settings[key]
-	_explicit(node, key)
-	_known(s)
+	settings.explicit_value(s)
 	is_number(s.value)
 } else := {"value": fallback, "note": " (Kafka's default)"} if {
-	not _explicit(node, key)
+	not settings.explicit(node, key)
 	not key in node.managed_keys
 }
 

@@ -2,6 +2,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # listeners and advertised.listeners entries (kafka-config-facts §1.3): each
@@ -53,7 +54,7 @@ report contains result.fail(s, message) if {
 	some node in input.nodes
 	node.mode == "kraft"
 	s := node.settings["control.plane.listener.name"]
-	_explicit(node, "control.plane.listener.name")
+	settings.explicit(node, "control.plane.listener.name")
 	not s.unknown
 	trim_space(s.raw) != ""
 	message := sprintf(

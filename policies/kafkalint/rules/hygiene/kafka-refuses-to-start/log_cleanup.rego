@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Log cleanup (KafkaConfig.validateValues): the retention that decides must
 # not be 0 ms, and the log cleaner needs more than 1 MiB of dedupe buffer
@@ -15,7 +16,7 @@ report contains result.fail(s, message) if {
 	some node in input.nodes
 	_writes_any(node, {"log.retention.ms", "log.retention.minutes", "log.retention.hours"})
 	s := _retention(node)
-	_known(s)
+	settings.explicit_value(s)
 	s.value == 0
 	message := sprintf(
 		"%s=0 sets the log retention to 0 ms: Kafka %s refuses to start (\"log.retention.ms must be unlimited (-1) or, greater than or equal to 1\"); use -1 for unlimited retention or a positive time",
@@ -40,9 +41,9 @@ report contains result.fail(anchor, message) if {
 # --- helpers ------------------------------------------------------------------
 
 _retention(node) := node.settings["log.retention.ms"] if {
-	_explicit(node, "log.retention.ms")
+	settings.explicit(node, "log.retention.ms")
 } else := node.settings["log.retention.minutes"] if {
-	_explicit(node, "log.retention.minutes")
+	settings.explicit(node, "log.retention.minutes")
 } else := node.settings["log.retention.hours"] if {
-	_explicit(node, "log.retention.hours")
+	settings.explicit(node, "log.retention.hours")
 }

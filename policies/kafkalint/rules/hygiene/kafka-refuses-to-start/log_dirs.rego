@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # Log directories (kafka-config-facts §1.4): log.dirs or log.dir names one,
@@ -11,7 +12,7 @@ report contains result.fail(dirs, message) if {
 	some node in input.nodes
 	_all_settled(node, ["log.dirs", "log.dir"])
 	dirs := _log_dirs_setting(node)
-	_explicit_value(dirs)
+	settings.explicit_value(dirs)
 	count([d | some d in split(dirs.raw, ","); trim_space(d) != ""]) == 0
 	message := sprintf(
 		"%s=%s names no directory: Kafka %s refuses to start (%s); set log.dirs to this node's data directories",
@@ -58,7 +59,7 @@ report contains result.fail(v, message) if {
 	v := meta.settings.version
 	trim_space(v.raw) == "1"
 	some key in ["cluster.id", "node.id"]
-	not _explicit(meta, key)
+	not settings.explicit(meta, key)
 	message := sprintf(
 		"meta.properties version=1 without %s: Kafka %s refuses to start with this log directory (\"%s was not found.\"); a KRaft meta.properties needs cluster.id and node.id, written by kafka-storage format",
 		[key, input.kafka_version, key],
@@ -68,11 +69,11 @@ report contains result.fail(v, message) if {
 # --- helpers ------------------------------------------------------------------
 
 # log.dirs wins over log.dir whenever it is set, even empty.
-_log_dirs_setting(node) := node.settings["log.dirs"] if _explicit(node, "log.dirs")
+_log_dirs_setting(node) := node.settings["log.dirs"] if settings.explicit(node, "log.dirs")
 
 _log_dirs_setting(node) := node.settings["log.dir"] if {
-	not _explicit(node, "log.dirs")
-	_explicit(node, "log.dir")
+	not settings.explicit(node, "log.dirs")
+	settings.explicit(node, "log.dir")
 }
 
 _log_dirs_error := "an empty list is rejected when the configuration is parsed" if version.at_least(4, 2)
@@ -81,24 +82,24 @@ _log_dirs_error := "\"At least one log directory must be defined via log.dirs or
 
 _cordoned(node) := [trim_space(e) | some e in split(s.raw, ","); trim_space(e) != ""] if {
 	s := node.settings["cordoned.log.dirs"]
-	_explicit(node, "cordoned.log.dirs")
+	settings.explicit(node, "cordoned.log.dirs")
 	not s.unknown
 }
 
 # _log_dir_list: log.dirs when written, else log.dir, else log.dir's default.
 _log_dir_list(node) := {"values": _entries(s.raw), "why": sprintf("log.dirs (line %d)", [s.location.line])} if {
 	s := node.settings["log.dirs"]
-	_explicit(node, "log.dirs")
+	settings.explicit(node, "log.dirs")
 	not s.unknown
 } else := {"values": _entries(s.raw), "why": sprintf("log.dir (line %d)", [s.location.line])} if {
-	not _explicit(node, "log.dirs")
+	not settings.explicit(node, "log.dirs")
 	_full_file(node, "log.dirs")
 	s := node.settings["log.dir"]
-	_explicit(node, "log.dir")
+	settings.explicit(node, "log.dir")
 	not s.unknown
 } else := {"values": ["/tmp/kafka-logs"], "why": "log.dir's default /tmp/kafka-logs"} if {
-	not _explicit(node, "log.dirs")
-	not _explicit(node, "log.dir")
+	not settings.explicit(node, "log.dirs")
+	not settings.explicit(node, "log.dir")
 	_full_file(node, "log.dirs")
 	_full_file(node, "log.dir")
 }

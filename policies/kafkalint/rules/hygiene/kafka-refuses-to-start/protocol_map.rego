@@ -2,6 +2,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Security protocols (kafka-config-facts §1.3): every listener needs one from
 # listener.security.protocol.map (or the implicit map Kafka derives without
@@ -27,7 +28,7 @@ report contains result.fail(protocol_map, message) if {
 	some node in input.nodes
 	_settled(node, "listener.security.protocol.map")
 	protocol_map := node.settings["listener.security.protocol.map"]
-	_explicit_value(protocol_map)
+	settings.explicit_value(protocol_map)
 	some entry in _entries(protocol_map.raw)
 	count(split(entry, ":")) != 2
 	message := sprintf(
@@ -40,7 +41,7 @@ report contains result.fail(protocol_map, message) if {
 	some node in input.nodes
 	_settled(node, "listener.security.protocol.map")
 	protocol_map := node.settings["listener.security.protocol.map"]
-	_explicit_value(protocol_map)
+	settings.explicit_value(protocol_map)
 	some entry in _entries(protocol_map.raw)
 	parts := split(entry, ":")
 	count(parts) == 2
@@ -61,11 +62,11 @@ report contains result.fail(s, message) if {
 	node.mode == "kraft"
 	node.is_broker
 	not node.is_controller
-	not _explicit(node, "listener.security.protocol.map")
+	not settings.explicit(node, "listener.security.protocol.map")
 	_full_file(node, "listener.security.protocol.map")
 	node.protocol_map
 	s := node.settings["controller.listener.names"]
-	_explicit(node, "controller.listener.names")
+	settings.explicit(node, "controller.listener.names")
 	some name in node.controller_listener_names
 	not node.protocol_map[upper(name)]
 	message := sprintf(
@@ -77,7 +78,7 @@ report contains result.fail(s, message) if {
 # --- helpers ------------------------------------------------------------------
 
 _unmapped_reason(node, name) := sprintf("listener.security.protocol.map (line %d) does not map %s", [node.settings["listener.security.protocol.map"].location.line, name]) if {
-	_explicit(node, "listener.security.protocol.map")
+	settings.explicit(node, "listener.security.protocol.map")
 } else := sprintf("the name %s is not a security protocol and listener.security.protocol.map is not set", [name])
 
 # A broker-only node listing a controller listener is KFK3016's finding.
@@ -89,7 +90,7 @@ _broker_only_controller_listener(node, name) if {
 
 _protocol_map_malformed(node) if {
 	protocol_map := node.settings["listener.security.protocol.map"]
-	_explicit_value(protocol_map)
+	settings.explicit_value(protocol_map)
 	some entry in _entries(protocol_map.raw)
 	count(split(entry, ":")) != 2
 }
@@ -106,18 +107,18 @@ _protocol_map_unknown(node) if node.settings["listener.security.protocol.map"].u
 # an explicit map, the protocol names map to themselves and KRaft maps the
 # controller listener names implicitly.
 _mapped(node, name) if {
-	_explicit(node, "listener.security.protocol.map")
+	settings.explicit(node, "listener.security.protocol.map")
 	some entry in _entries(node.settings["listener.security.protocol.map"].raw)
 	upper(trim_space(split(entry, ":")[0])) == name
 }
 
 _mapped(node, name) if {
-	not _explicit(node, "listener.security.protocol.map")
+	not settings.explicit(node, "listener.security.protocol.map")
 	name in _protocols
 }
 
 _mapped(node, name) if {
-	not _explicit(node, "listener.security.protocol.map")
+	not settings.explicit(node, "listener.security.protocol.map")
 	node.mode == "kraft"
 	name in cluster.controller_names(node)
 }

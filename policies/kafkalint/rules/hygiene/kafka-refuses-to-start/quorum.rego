@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # The controller quorum (QuorumConfig, KafkaConfig.validateValues): entries
@@ -16,7 +17,7 @@ report contains result.fail(s, message) if {
 	node.is_broker
 	not node.is_controller
 	s := node.settings["controller.quorum.auto.join.enable"]
-	_explicit(node, "controller.quorum.auto.join.enable")
+	settings.explicit(node, "controller.quorum.auto.join.enable")
 	s.value == true
 	message := sprintf(
 		"controller.quorum.auto.join.enable=true on a broker-only node: Kafka %s refuses to start (\"controller.quorum.auto.join.enable is only supported when process.roles contains the 'controller' role.\"); remove it from the broker (it belongs on controllers)",
@@ -33,7 +34,7 @@ report contains result.fail(s, message) if {
 report contains result.fail(s, message) if {
 	some node in input.nodes
 	s := node.settings["controller.quorum.voters"]
-	_explicit(node, "controller.quorum.voters")
+	settings.explicit(node, "controller.quorum.voters")
 	not s.unknown
 	trimmed := trim_space(s.raw)
 	trimmed != ""
@@ -49,7 +50,7 @@ report contains result.fail(s, message) if {
 	version.at_least(3, 9)
 	some node in input.nodes
 	s := node.settings["controller.quorum.bootstrap.servers"]
-	_explicit(node, "controller.quorum.bootstrap.servers")
+	settings.explicit(node, "controller.quorum.bootstrap.servers")
 	not s.unknown
 	trimmed := trim_space(s.raw)
 	trimmed != ""

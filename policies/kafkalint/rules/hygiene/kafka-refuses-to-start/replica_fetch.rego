@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Replica fetching (kafka-config-facts §1.6).
 
@@ -19,7 +20,7 @@ report contains result.fail(anchor, message) if {
 	some anchor in _timing_anchor(wait, limits)
 	message := sprintf(
 		"replica.fetch.wait.max.ms=%d is above %s: Kafka %s refuses to start (\"replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms\"; replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms too); keep replica.fetch.wait.max.ms (default 500) below both",
-		[wait.value, concat(" and ", [sprintf("%s=%d%s", [l.key, l.value, _default_note(l)]) | some l in limits]), input.kafka_version],
+		[wait.value, concat(" and ", [sprintf("%s=%d%s", [l.key, l.value, settings.default_note(l)]) | some l in limits]), input.kafka_version],
 	)
 }
 

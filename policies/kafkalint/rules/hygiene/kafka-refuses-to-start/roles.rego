@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # Roles and identity (kafka-config-facts §1.1, §1.8): process.roles, the
@@ -20,7 +21,7 @@ report contains result.fail(roles, message) if {
 	version.at_least(4, 0)
 	some node in input.nodes
 	roles := node.settings["process.roles"]
-	_explicit_value(roles)
+	settings.explicit_value(roles)
 	is_array(roles.value)
 	count(roles.value) == 0
 	message := _roles_empty(roles)
@@ -31,7 +32,7 @@ report contains result.fail(roles, message) if {
 	some node in input.nodes
 	node.mode == "kraft"
 	roles := node.settings["process.roles"]
-	_explicit_value(roles)
+	settings.explicit_value(roles)
 	is_array(roles.value)
 	count(roles.value) != count({r | some r in roles.value})
 	message := sprintf(
@@ -48,7 +49,7 @@ report contains result.missing(node, "zookeeper.connect", message) if {
 	node.mode == "zookeeper"
 	_full_file(node, "zookeeper.connect")
 	_full_file(node, "process.roles")
-	not _explicit(node, "zookeeper.connect")
+	not settings.explicit(node, "zookeeper.connect")
 	message := sprintf(
 		"neither process.roles nor zookeeper.connect is set: without process.roles Kafka %s runs the node in ZooKeeper mode and refuses to start (\"Missing required configuration `zookeeper.connect` which has no default value.\"); set process.roles (KRaft) or zookeeper.connect",
 		[input.kafka_version],
@@ -62,8 +63,8 @@ report contains result.missing(node, "node.id", message) if {
 	some node in input.nodes
 	_full_file(node, "node.id")
 	_full_file(node, "broker.id")
-	not _explicit(node, "node.id")
-	not _explicit(node, "broker.id")
+	not settings.explicit(node, "node.id")
+	not settings.explicit(node, "broker.id")
 	message := sprintf(
 		"neither node.id nor broker.id is set: Kafka %s refuses to start (\"Missing required configuration \\\"node.id\\\" which has no default value.\"); set node.id to this node's unique id",
 		[input.kafka_version],
@@ -75,9 +76,9 @@ report contains result.missing(node, "node.id", message) if {
 report contains result.fail(broker_id, message) if {
 	version.at_least(4, 0)
 	some node in input.nodes
-	not _explicit(node, "node.id")
+	not settings.explicit(node, "node.id")
 	broker_id := node.settings["broker.id"]
-	_explicit_value(broker_id)
+	settings.explicit_value(broker_id)
 	broker_id.value < 0
 	message := sprintf(
 		"broker.id=%d without node.id: Kafka %s copies it into node.id and refuses to start (\"Invalid value %d for configuration node.id: Value must be at least 0\"); set node.id to this node's unique id, 0 or more (4.x has no generated broker ids)",
@@ -91,8 +92,8 @@ report contains result.missing(node, "node.id", message) if {
 	node.mode == "kraft"
 	_full_file(node, "node.id")
 	_full_file(node, "broker.id")
-	not _explicit(node, "node.id")
-	not _explicit(node, "broker.id")
+	not settings.explicit(node, "node.id")
+	not settings.explicit(node, "broker.id")
 	message := sprintf(
 		"process.roles is set but node.id is not: Kafka %s refuses to start (\"Missing configuration `node.id` which is required when `process.roles` is defined\"); set node.id to this node's unique id",
 		[input.kafka_version],
@@ -104,7 +105,7 @@ report contains result.fail(id, message) if {
 	some node in input.nodes
 	node.mode == "kraft"
 	id := _id_setting(node)
-	_explicit_value(id)
+	settings.explicit_value(id)
 	id.value < 0
 	message := sprintf(
 		"%s=%d on a KRaft node: Kafka %s refuses to start (\"Missing configuration `node.id` which is required when `process.roles` is defined\"); set node.id to this node's unique id, 0 or more",
@@ -116,8 +117,8 @@ report contains result.fail_related(node_id, message, [broker_id.location]) if {
 	some node in input.nodes
 	node_id := node.settings["node.id"]
 	broker_id := node.settings["broker.id"]
-	_explicit_value(node_id)
-	_explicit_value(broker_id)
+	settings.explicit_value(node_id)
+	settings.explicit_value(broker_id)
 	node_id.value != broker_id.value
 	message := sprintf(
 		"node.id=%d and broker.id=%d (line %d) differ: Kafka %s refuses to start (\"You must set `node.id` to the same value as `broker.id`.\"); remove broker.id and keep node.id",
@@ -147,9 +148,9 @@ _roles_empty(roles) := sprintf(
 	[trim_space(roles.raw), input.kafka_version],
 )
 
-_id_setting(node) := node.settings["node.id"] if _explicit(node, "node.id")
+_id_setting(node) := node.settings["node.id"] if settings.explicit(node, "node.id")
 
 _id_setting(node) := node.settings["broker.id"] if {
-	not _explicit(node, "node.id")
-	_explicit(node, "broker.id")
+	not settings.explicit(node, "node.id")
+	settings.explicit(node, "broker.id")
 }

@@ -1,6 +1,7 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # The socket server (KafkaConfig.validateValues): connection limits,
 # request sizes and the delay of a failed authentication.
@@ -8,7 +9,7 @@ import data.kafkalint.lib.result
 report contains result.fail(s, message) if {
 	some node in input.nodes
 	s := node.settings["max.connections.per.ip"]
-	_known(s)
+	settings.explicit_value(s)
 	s.value == 0
 	_no_overrides(node)
 	message := sprintf(
@@ -50,13 +51,13 @@ report contains result.fail(anchor, message) if {
 # --- helpers ------------------------------------------------------------------
 
 _no_overrides(node) if {
-	not _explicit(node, "max.connections.per.ip.overrides")
+	not settings.explicit(node, "max.connections.per.ip.overrides")
 	_full_file(node, "max.connections.per.ip.overrides")
 }
 
 _no_overrides(node) if {
 	o := node.settings["max.connections.per.ip.overrides"]
-	_explicit(node, "max.connections.per.ip.overrides")
+	settings.explicit(node, "max.connections.per.ip.overrides")
 	not o.unknown
 	trim_space(o.raw) == ""
 }
