@@ -20,7 +20,16 @@
 #   severity: warning
 #   scope: all
 #   applies_to: [broker, controller]
-#   keys: [controller.listener.names, listener.security.protocol.map, inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, authorizer.class.name, min.insync.replicas, default.replication.factor, unclean.leader.election.enable]
+#   keys:
+#     - controller.listener.names
+#     - listener.security.protocol.map
+#     - inter.broker.listener.name
+#     - security.inter.broker.protocol
+#     - sasl.mechanism.inter.broker.protocol
+#     - authorizer.class.name
+#     - min.insync.replicas
+#     - default.replication.factor
+#     - unclean.leader.election.enable
 #   since: unreleased
 package kafkalint.rules.consistency["cluster-setting-inconsistent"]
 
