@@ -80,7 +80,7 @@ import data.kafkalint.lib.settings
 # defaults (most nodes write none of them).
 _writes_any(node, keys) if {
 	some key in keys
-	node.settings[key].source == "explicit"
+	settings.explicit(node, key)
 }
 
 # _full_file is cluster.absent_means_default for this rule's many calls:

@@ -132,7 +132,7 @@ _roles_missing(node) := sprintf(
 	"this is a ZooKeeper-mode configuration (zookeeper.connect at line %d, no process.roles) and Kafka 4.0 removed ZooKeeper mode, so Kafka %s refuses to start (\"Missing required configuration \\\"process.roles\\\" which has no default value.\"); migrate the cluster to KRaft with the 3.9 bridge release first, or pass --kafka-version 3.x if this node runs Kafka 3",
 	[node.settings["zookeeper.connect"].location.line, input.kafka_version],
 ) if {
-	node.settings["zookeeper.connect"].source == "explicit"
+	settings.explicit(node, "zookeeper.connect")
 } else := sprintf(
 	"process.roles is not set: Kafka %s refuses to start (\"Missing required configuration \\\"process.roles\\\" which has no default value.\"); set process.roles=broker or process.roles=controller (broker,controller only for development)",
 	[input.kafka_version],
