@@ -20,12 +20,22 @@
 #   severity: warning
 #   scope: all
 #   applies_to: [broker, controller]
-#   keys: [controller.listener.names, listener.security.protocol.map, inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, authorizer.class.name, min.insync.replicas, default.replication.factor, unclean.leader.election.enable]
+#   keys:
+#     - controller.listener.names
+#     - listener.security.protocol.map
+#     - inter.broker.listener.name
+#     - security.inter.broker.protocol
+#     - sasl.mechanism.inter.broker.protocol
+#     - authorizer.class.name
+#     - min.insync.replicas
+#     - default.replication.factor
+#     - unclean.leader.election.enable
 #   since: unreleased
 package kafkalint.rules.consistency["cluster-setting-inconsistent"]
 
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Nodes are compared within their role class (cluster.role_class). Values
 # are the effective ones: written in the file or Kafka's default (a node
@@ -205,7 +215,7 @@ _authorizer_text(value) := trim_space(value) if trim_space(value) != ""
 _from(setting, value, shown_value) := {
 	"value": value,
 	"text": sprintf("%s=%s", [setting.key, shown_value]),
-	"shown": sprintf("%s=%s%s", [setting.key, shown_value, _default_note(setting)]),
+	"shown": sprintf("%s=%s%s", [setting.key, shown_value, settings.unset_note(setting)]),
 	"setting": setting,
 	"location": setting.location,
 }
@@ -219,10 +229,6 @@ _derived(anchor, value, shown_value, label) := {
 	"setting": anchor,
 	"location": anchor.location,
 }
-
-_default_note(setting) := " (Kafka's default, not set in the file)" if setting.source == "default"
-
-_default_note(setting) := "" if setting.source != "default"
 
 # The controller listener's protocol is decided by an explicit
 # listener.security.protocol.map, else by the listener's name

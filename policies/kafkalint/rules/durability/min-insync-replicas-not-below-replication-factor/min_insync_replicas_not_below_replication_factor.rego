@@ -22,6 +22,7 @@
 package kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Node files: the cluster defaults. Every node is checked: brokers use these
 # values for auto-created topics, and in KRaft mode the controllers read both
@@ -29,17 +30,17 @@ import data.kafkalint.lib.result
 # resolution and ELR). Both settings are effective values: written in the file
 # or Kafka's default added by the loader (unless the platform manages the key,
 # as Amazon MSK does: its own default applies then, which is not known here).
-report contains result.fail(min_isr, _message(_shown(min_isr), _shown(rf))) if {
+report contains result.fail(min_isr, _message(settings.shown_unset(min_isr), settings.shown_unset(rf))) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	min_isr := node.settings["min.insync.replicas"]
-	_known(node, rf)
-	_known(node, min_isr)
+	settings.known(node, rf)
+	settings.known(node, min_isr)
 	_no_fault_tolerance(rf.value, min_isr.value)
 }
 
 # Topics that set min.insync.replicas: their replication factor against it.
-report contains result.fail(min_isr, _topic_message(topic, _shown(min_isr), rf)) if {
+report contains result.fail(min_isr, _topic_message(topic, settings.shown_unset(min_isr), rf)) if {
 	some topic in input.topics
 	rf := topic.replication_factor
 	min_isr := topic.settings["min.insync.replicas"]
@@ -61,34 +62,9 @@ report contains result.fail_related(rf, _topic_message(topic, inherited.text, rf
 	_no_fault_tolerance(rf.value, inherited.value)
 }
 
-# _known holds for a value written in the file, or for Kafka's default of a
-# key the platform does not manage.
-_known(_, setting) if {
-	setting.source == "explicit"
-	_ = setting.value
-}
-
-_known(node, setting) if {
-	setting.source == "default"
-	not setting.key in node.managed_keys
-}
-
-_cluster_min_isr := {"value": v, "text": text, "locations": locations} if {
-	count(input.nodes) > 0
-	every node in input.nodes {
-		_known(node, node.settings["min.insync.replicas"])
-	}
-	values := {node.settings["min.insync.replicas"].value | some node in input.nodes}
-	count(values) == 1
-	some v in values
-	locations := sort({node.settings["min.insync.replicas"].location | some node in input.nodes})
-	sources := {node.settings["min.insync.replicas"].source | some node in input.nodes}
-	text := sprintf("min.insync.replicas=%v inherited from the cluster%s", [v, _inherited_note(sources)])
-}
-
-_inherited_note(sources) := " (Kafka's default, not set on its nodes)" if sources == {"default"}
-
-_inherited_note(sources) := "'s nodes" if sources != {"default"}
+# _cluster_min_isr is the nodes' agreed min.insync.replicas, computed once
+# per evaluation.
+_cluster_min_isr := settings.agreed(input.nodes, "min.insync.replicas")
 
 # _no_fault_tolerance holds when a replicated partition cannot lose a single
 # replica without rejecting acks=all writes. Undefined for unknown values.
@@ -107,7 +83,3 @@ _topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s", [topic.name, 
 _rf_shown(rf) := sprintf("replication factor %v", [rf.value]) if rf.source != "platform"
 
 _rf_shown(rf) := sprintf("replication factor %v (fixed by the platform)", [rf.value]) if rf.source == "platform"
-
-_shown(setting) := sprintf("%s=%v", [setting.key, setting.value]) if setting.source == "explicit"
-
-_shown(setting) := sprintf("%s=%v (Kafka's default, not set in the file)", [setting.key, setting.value]) if setting.source == "default"

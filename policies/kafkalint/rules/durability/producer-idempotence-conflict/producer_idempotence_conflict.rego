@@ -21,6 +21,7 @@
 package kafkalint.rules.durability["producer-idempotence-conflict"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # Producer files, and generic client files that may hold producer keys.
@@ -90,7 +91,7 @@ report contains result.fail(transactional_id, message) if {
 report contains result.fail(transactional_id, message) if {
 	some client in input.clients
 	client.kind in _producer_kinds
-	not _explicit(client, "enable.idempotence")
+	not settings.explicit(client, "enable.idempotence")
 	transactional_id := client.settings["transactional.id"]
 	transactional_id.source == "explicit"
 	not transactional_id.unknown
@@ -130,16 +131,12 @@ _idempotence_explicitly(client, value) if {
 	setting.value == value
 }
 
-# _explicit holds when the file writes the key, whatever its value (a
-# placeholder counts as written).
-_explicit(client, key) if client.settings[key].source == "explicit"
-
 # _idempotence_on describes why idempotence is on; undefined when it is off,
 # unknown, or only on by a default that Kafka may still silently disable.
 _idempotence_on(client) := "enable.idempotence=true" if _idempotence_explicitly(client, true)
 
 _idempotence_on(client) := sprintf("idempotence on by default (enable.idempotence is not set, target Kafka %s)", [input.kafka_version]) if {
-	not _explicit(client, "enable.idempotence")
+	not settings.explicit(client, "enable.idempotence")
 	version.at_least(4, 0)
 }
 

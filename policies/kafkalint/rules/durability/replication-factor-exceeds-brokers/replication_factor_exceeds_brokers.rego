@@ -27,6 +27,7 @@
 package kafkalint.rules.durability["replication-factor-exceeds-brokers"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Only a broker count a source states for certain (an MSK cluster's
 # number_of_broker_nodes, node pools that all state their replicas) is used;
@@ -67,10 +68,10 @@ report contains result.fail_related(min_isr, msg, [input.broker_count.location])
 	some node in input.nodes
 	min_isr := node.settings["min.insync.replicas"]
 	rf := node.settings["default.replication.factor"]
-	_known(node, min_isr)
-	_known(node, rf)
+	settings.known(node, min_isr)
+	settings.known(node, rf)
 	_min_isr_without_spare(min_isr.value, rf.value, input.broker_count.value)
-	msg := _min_isr_message(_shown(min_isr), _shown(rf), input.broker_count)
+	msg := _min_isr_message(settings.shown_unset(min_isr), settings.shown_unset(rf), input.broker_count)
 }
 
 report contains result.fail_related(min_isr, msg, [input.broker_count.location]) if {
@@ -82,18 +83,8 @@ report contains result.fail_related(min_isr, msg, [input.broker_count.location])
 }
 
 _exceeds(node, rf) if {
-	_known(node, rf)
+	settings.known(node, rf)
 	rf.value > input.broker_count.value
-}
-
-# _known holds for a value written in the file, or for Kafka's default of a
-# key the platform does not manage (on Amazon MSK, for instance, the
-# replication factors and min.insync.replicas default to MSK's own values).
-_known(_, setting) if setting.source == "explicit"
-
-_known(node, setting) if {
-	setting.source == "default"
-	not setting.key in node.managed_keys
 }
 
 _min_isr_without_spare(min_isr, rf, brokers) if {
@@ -110,7 +101,7 @@ _consequence := {
 
 _rf_message(rf, brokers, consequence) := sprintf(
 	"%s but the cluster has %s (%s): %s; lower it to at most %v or add brokers",
-	[_shown(rf), _brokers(brokers.value), brokers.source, sprintf(consequence, [rf.value, brokers.value]), brokers.value],
+	[settings.shown_unset(rf), _brokers(brokers.value), brokers.source, sprintf(consequence, [rf.value, brokers.value]), brokers.value],
 )
 
 _min_isr_message(min_isr_text, rf_text, brokers) := sprintf(
@@ -121,7 +112,3 @@ _min_isr_message(min_isr_text, rf_text, brokers) := sprintf(
 _brokers(1) := "1 broker"
 
 _brokers(n) := sprintf("%v brokers", [n]) if n != 1
-
-_shown(setting) := sprintf("%s=%v", [setting.key, setting.value]) if setting.source == "explicit"
-
-_shown(setting) := sprintf("%s=%v (Kafka's default, not set in the file)", [setting.key, setting.value]) if setting.source == "default"

@@ -23,6 +23,8 @@
 package kafkalint.rules.durability["transaction-state-log-min-isr-not-below-rf"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
+import data.kafkalint.lib.version
 
 # Brokers create __transaction_state (a controller-only node's values are
 # never used for it). A replication factor of 1 has no fault tolerance to
@@ -38,7 +40,7 @@ report contains result.fail(anchor, message) if {
 	some anchor in _anchor(min_isr, rf)
 	message := sprintf(
 		"%s with %s: %s; set transaction.state.log.min.isr to %d or less",
-		[_shown(min_isr), _shown(rf), _consequence(min_isr, rf), rf.value - 1],
+		[settings.shown(min_isr), settings.shown(rf), _consequence(min_isr, rf), rf.value - 1],
 	)
 }
 
@@ -56,25 +58,10 @@ _consequence(min_isr, rf) := sprintf("writes to __transaction_state need every r
 
 _consequence(min_isr, rf) := sprintf("writes to __transaction_state need more in-sync replicas than the %d that exist; Kafka %s caps the requirement at the replica count (since 3.7), %s", [rf.value, input.kafka_version, _one_down]) if {
 	min_isr.value > rf.value
-	not _before_3_7
+	version.at_least(3, 7)
 }
 
 _consequence(min_isr, rf) := sprintf("writes to __transaction_state need more in-sync replicas than the %d that exist, and Kafka %s (before 3.7) rejects every such write, so no transaction can ever commit", [rf.value, input.kafka_version]) if {
 	min_isr.value > rf.value
-	_before_3_7
+	not version.at_least(3, 7)
 }
-
-_before_3_7 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) < 3
-}
-
-_before_3_7 if {
-	parts := split(input.kafka_version, ".")
-	to_number(parts[0]) == 3
-	to_number(parts[1]) < 7
-}
-
-_shown(s) := sprintf("%s=%v", [s.key, s.value]) if s.source == "explicit"
-
-_shown(s) := sprintf("%s=%v (Kafka's default)", [s.key, s.value]) if s.source == "default"

@@ -22,6 +22,7 @@
 #   since: unreleased
 package kafkalint.rules.kraft["quorum-even-voter-count"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # Anchoring policy (shared with KFK3001 quorum-too-few-voters):
@@ -40,27 +41,14 @@ import data.kafkalint.lib.result
 #     voter, so the voter count is input.controller_count; the finding is
 #     reported once, where that count is written.
 
-# _ids is the voter set a node states.
-_ids(node) := {v.id | some v in node.quorum.voters; not v.error}
-
-_controller_anchors := {i |
-	some i, node in input.nodes
-	node.is_controller
-	count(_ids(node)) > 0
-}
-
-# _anchors are the indexes of the nodes whose voters line carries findings.
-_anchors := _controller_anchors if {
-	count(_controller_anchors) > 0
-} else := {i |
-	some i, node in input.nodes
-	count(_ids(node)) > 0
-}
+# _anchors are the indexes of the nodes whose voters line carries findings
+# (cluster.quorum_anchors: the policy above), computed once per evaluation.
+_anchors := cluster.quorum_anchors(input.nodes)
 
 report contains result.fail(setting, message) if {
 	some i in _anchors
 	node := input.nodes[i]
-	n := count(_ids(node))
+	n := count(cluster.voter_ids(node))
 	n >= 4
 	n % 2 == 0
 	setting := node.settings["controller.quorum.voters"]

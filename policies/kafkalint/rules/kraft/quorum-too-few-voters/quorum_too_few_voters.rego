@@ -23,6 +23,7 @@
 #   since: unreleased
 package kafkalint.rules.kraft["quorum-too-few-voters"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # Anchoring policy (shared with KFK3002 quorum-even-voter-count):
@@ -46,27 +47,14 @@ import data.kafkalint.lib.result
 # sets quorum.min_voters).
 _min_voters := data.kafkalint.params.quorum.min_voters
 
-# _ids is the voter set a node states.
-_ids(node) := {v.id | some v in node.quorum.voters; not v.error}
-
-_controller_anchors := {i |
-	some i, node in input.nodes
-	node.is_controller
-	count(_ids(node)) > 0
-}
-
-# _anchors are the indexes of the nodes whose voters line carries findings.
-_anchors := _controller_anchors if {
-	count(_controller_anchors) > 0
-} else := {i |
-	some i, node in input.nodes
-	count(_ids(node)) > 0
-}
+# _anchors are the indexes of the nodes whose voters line carries findings
+# (cluster.quorum_anchors: the policy above), computed once per evaluation.
+_anchors := cluster.quorum_anchors(input.nodes)
 
 report contains result.fail(setting, message) if {
 	some i in _anchors
 	node := input.nodes[i]
-	ids := sort(_ids(node))
+	ids := sort(cluster.voter_ids(node))
 	count(ids) > 0
 	count(ids) < _min_voters
 	setting := node.settings["controller.quorum.voters"]

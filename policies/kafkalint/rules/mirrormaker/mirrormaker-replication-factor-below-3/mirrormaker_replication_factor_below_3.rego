@@ -29,6 +29,7 @@
 package kafkalint.rules.mirrormaker["mirrormaker-replication-factor-below-3"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # Connector settings count per enabled flow (an override or the top-level
 # value, else Kafka's default); one finding per setting, naming its flows.
@@ -42,7 +43,7 @@ report contains result.fail(s, message) if {
 	flows := sort({sprintf("%s->%s", [f.source, f.target]) | some f in mm.flows; f.enabled; f.settings[key] == s})
 	message := sprintf(
 		"%s on flow %s gives %s %d replica(s): one broker down on that cluster %s, exactly when a failover needs it; set %s=3",
-		[_shown(s), concat(", ", flows), what, s.value, _consequence(s.value), key],
+		[settings.shown_unset(s), concat(", ", flows), what, s.value, _consequence(s.value), key],
 	)
 }
 
@@ -83,7 +84,3 @@ _below_3(rf) if {
 _consequence(1) := "makes that data unavailable and a lost disk loses it"
 
 _consequence(2) := "leaves a single copy that a second failure loses"
-
-_shown(s) := sprintf("%s=%d", [s.key, s.value]) if s.source == "explicit"
-
-_shown(s) := sprintf("%s=%d (Kafka's default, not set in the file)", [s.key, s.value]) if s.source != "explicit"

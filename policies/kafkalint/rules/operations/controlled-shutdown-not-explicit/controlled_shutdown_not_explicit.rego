@@ -21,15 +21,15 @@
 package kafkalint.rules.operations["controlled-shutdown-not-explicit"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 report contains result.missing(node, "controlled.shutdown.enable", message) if {
 	some node in input.nodes
 	node.is_broker
 	not "controlled.shutdown.enable" in node.managed_keys # e.g. MSK: users cannot set it
-	not _written(node)
+
+	# Written with any value (a placeholder counts): an explicit false is
+	# KFK4001's finding.
+	not settings.explicit(node, "controlled.shutdown.enable")
 	message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
 }
-
-# _written holds when the file sets the key, with any value (a placeholder
-# counts). An explicit false is KFK4001's finding.
-_written(node) if node.settings["controlled.shutdown.enable"].source == "explicit"

@@ -18,7 +18,12 @@
 #   severity: warning
 #   scope: all
 #   applies_to: [broker, controller]
-#   keys: [unclean.leader.election.enable, auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds, min.insync.replicas, default.replication.factor]
+#   keys:
+#     - unclean.leader.election.enable
+#     - auto.leader.rebalance.enable
+#     - leader.imbalance.check.interval.seconds
+#     - min.insync.replicas
+#     - default.replication.factor
 #   since: unreleased
 package kafkalint.rules.operations["controller-governed-setting-on-broker"]
 

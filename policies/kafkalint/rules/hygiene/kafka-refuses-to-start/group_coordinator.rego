@@ -1,0 +1,103 @@
+package kafkalint.rules.hygiene["kafka-refuses-to-start"]
+
+import data.kafkalint.lib.result
+import data.kafkalint.lib.version
+
+# Consumer, share and streams group timeouts (GroupCoordinatorConfig;
+# KafkaConfig in 3.8).
+
+# Each pair is checked when the file writes at least one of its keys; an
+# absent key has Kafka's default (the same in 3.8-4.3). Kafka checks these
+# for every role, in the GroupCoordinatorConfig constructor. Share groups
+# (group.share.*) are checked from 4.0 on and streams groups
+# (group.streams.*) from 4.1 on, with the same shape.
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+
+	# Most nodes write none of these keys, and with Kafka's defaults on
+	# both sides every pair holds: one set intersection skips them before
+	# the 21 pairs are looked at (they were most of this rule's time).
+	count(object.keys(node.settings) & _group_keys) > 0
+	some pair in _group_pairs
+	input.kafka_release >= pair[3]
+	a := _number(node, pair[0], _group_defaults[pair[0]])
+	b := _number(node, pair[2], _group_defaults[pair[2]])
+	not _holds(a.value, pair[1], b.value)
+	anchor := _pair_anchor(a, b)
+	message := sprintf(
+		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every group coordinator timeout within its min/max pair",
+		[
+			pair[0], a.value, a.note, pair[1], pair[2], b.value, b.note, input.kafka_version,
+			_group_words(pair),
+		],
+	)
+}
+
+# --- helpers ------------------------------------------------------------------
+
+_group_defaults := {
+	"group.consumer.session.timeout.ms": 45000,
+	"group.consumer.min.session.timeout.ms": 45000,
+	"group.consumer.max.session.timeout.ms": 60000,
+	"group.consumer.heartbeat.interval.ms": 5000,
+	"group.consumer.min.heartbeat.interval.ms": 5000,
+	"group.consumer.max.heartbeat.interval.ms": 15000,
+	"group.share.session.timeout.ms": 45000,
+	"group.share.min.session.timeout.ms": 45000,
+	"group.share.max.session.timeout.ms": 60000,
+	"group.share.heartbeat.interval.ms": 5000,
+	"group.share.min.heartbeat.interval.ms": 5000,
+	"group.share.max.heartbeat.interval.ms": 15000,
+	"group.streams.session.timeout.ms": 45000,
+	"group.streams.min.session.timeout.ms": 45000,
+	"group.streams.max.session.timeout.ms": 60000,
+	"group.streams.heartbeat.interval.ms": 5000,
+	"group.streams.min.heartbeat.interval.ms": 5000,
+	"group.streams.max.heartbeat.interval.ms": 15000,
+}
+
+_group_keys := {key | some key, _ in _group_defaults}
+
+# [a, op, b, [major, minor]]: from that Kafka version, Kafka requires a op b.
+_group_pairs := [
+	["group.consumer.max.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", ">=", "group.consumer.min.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", "<=", "group.consumer.max.heartbeat.interval.ms", [3, 0]],
+	["group.consumer.max.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms", [3, 0]],
+	["group.consumer.session.timeout.ms", ">=", "group.consumer.min.session.timeout.ms", [3, 0]],
+	["group.consumer.session.timeout.ms", "<=", "group.consumer.max.session.timeout.ms", [3, 0]],
+	["group.consumer.heartbeat.interval.ms", "<", "group.consumer.session.timeout.ms", [4, 0]],
+	["group.share.max.heartbeat.interval.ms", ">=", "group.share.min.heartbeat.interval.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", ">=", "group.share.min.heartbeat.interval.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", "<=", "group.share.max.heartbeat.interval.ms", [4, 0]],
+	["group.share.max.session.timeout.ms", ">=", "group.share.min.session.timeout.ms", [4, 0]],
+	["group.share.session.timeout.ms", ">=", "group.share.min.session.timeout.ms", [4, 0]],
+	["group.share.session.timeout.ms", "<=", "group.share.max.session.timeout.ms", [4, 0]],
+	["group.share.heartbeat.interval.ms", "<", "group.share.session.timeout.ms", [4, 0]],
+	["group.streams.max.heartbeat.interval.ms", ">=", "group.streams.min.heartbeat.interval.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", ">=", "group.streams.min.heartbeat.interval.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", "<=", "group.streams.max.heartbeat.interval.ms", [4, 1]],
+	["group.streams.max.session.timeout.ms", ">=", "group.streams.min.session.timeout.ms", [4, 1]],
+	["group.streams.session.timeout.ms", ">=", "group.streams.min.session.timeout.ms", [4, 1]],
+	["group.streams.session.timeout.ms", "<=", "group.streams.max.session.timeout.ms", [4, 1]],
+	["group.streams.heartbeat.interval.ms", "<", "group.streams.session.timeout.ms", [4, 1]],
+]
+
+_holds(a, ">=", b) if a >= b
+
+_holds(a, "<=", b) if a <= b
+
+_holds(a, "<", b) if a < b
+
+# Kafka's words: "equals to" up to 3.9, "equal to" from 4.0.
+_group_words(pair) := sprintf("%s must be less than %s", [pair[0], pair[2]]) if pair[1] == "<"
+
+_group_words(pair) := sprintf("%s must be %s %s", [pair[0], _relation(pair[1]), pair[2]]) if pair[1] != "<"
+
+_relation(">=") := "greater than or equal to" if version.at_least(4, 0)
+
+_relation(">=") := "greater than or equals to" if not version.at_least(4, 0)
+
+_relation("<=") := "less than or equal to" if version.at_least(4, 0)
+
+_relation("<=") := "less than or equals to" if not version.at_least(4, 0)

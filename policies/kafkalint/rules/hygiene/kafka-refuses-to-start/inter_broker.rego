@@ -1,0 +1,167 @@
+package kafkalint.rules.hygiene["kafka-refuses-to-start"]
+
+import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
+
+# The inter-broker listener (kafka-config-facts §1.3): one way to name it,
+# mapped to a security protocol and advertised, and with SASL a mechanism
+# that listener enables.
+
+report contains result.fail_related(ibl, message, [sibp.location]) if {
+	some node in input.nodes
+	_all_settled(node, ["inter.broker.listener.name", "security.inter.broker.protocol"])
+	ibl := node.settings["inter.broker.listener.name"]
+	sibp := node.settings["security.inter.broker.protocol"]
+	settings.explicit_value(ibl)
+	settings.explicit_value(sibp)
+	message := sprintf(
+		"inter.broker.listener.name and security.inter.broker.protocol (line %d) are both set: Kafka %s refuses to start (\"Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.\"); keep inter.broker.listener.name and remove security.inter.broker.protocol",
+		[sibp.location.line, input.kafka_version],
+	)
+}
+
+report contains result.fail(ibl, message) if {
+	some node in input.nodes
+	_inter_broker_listener_unmapped(node)
+	ibl := node.settings["inter.broker.listener.name"]
+	message := sprintf(
+		"inter.broker.listener.name=%s has no security protocol mapping: Kafka %s refuses to start (\"Listener with name %s defined in inter.broker.listener.name not found in listener.security.protocol.map.\"); add %s:<protocol> to listener.security.protocol.map or name an existing listener",
+		[ibl.value, input.kafka_version, upper(ibl.value), upper(ibl.value)],
+	)
+}
+
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	node.is_broker
+	_all_settled(node, _listener_keys)
+	cluster.listeners_known(node)
+	not _both_inter_broker_keys(node)
+	not _inter_broker_listener_unmapped(node)
+	ibl := _inter_broker_listener(node)
+	names := {l.name | some l in _broker_advertised(node)}
+	count(names) > 0
+	not ibl.name in names
+	anchor := _inter_broker_anchor(node)
+	message := sprintf(
+		"%s, which this broker does not advertise (%s): Kafka %s refuses to start (\"inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are %s\"); set inter.broker.listener.name to one of them",
+		[ibl.why, concat(", ", sort(names)), input.kafka_version, concat(",", sort(names))],
+	)
+}
+
+# --- SASL between brokers (KafkaConfig.validateValues, saslEnabledMechanisms) ---
+
+# When the inter-broker listener uses SASL, sasl.mechanism.inter.broker.protocol
+# (default GSSAPI) must be one of that listener's enabled mechanisms:
+# listener.name.<listener>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms
+# (default GSSAPI), compared as written.
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	ibl := _inter_broker_protocol(node)
+	ibl.protocol in {"SASL_PLAINTEXT", "SASL_SSL"}
+	mechanism := _sasl_mechanism(node)
+	enabled := _enabled_mechanisms(node, ibl.name)
+	not mechanism.value in enabled.values
+	anchor := _pair_anchor(mechanism, enabled)
+	message := sprintf(
+		"sasl.mechanism.inter.broker.protocol is %s but the inter-broker listener %s (%s) enables only %s (%s): Kafka %s refuses to start (\"sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication\"); add %s to %s",
+		[
+			mechanism.value, ibl.name, ibl.protocol, _list_text(enabled.values), enabled.why,
+			input.kafka_version, mechanism.value, enabled.key,
+		],
+	)
+}
+
+# --- helpers ------------------------------------------------------------------
+
+# _inter_broker_listener_unmapped: an explicit inter.broker.listener.name
+# that the protocol map does not map (a name derived from
+# security.inter.broker.protocol is not checked against the map).
+_inter_broker_listener_unmapped(node) if {
+	not cluster.dedicated_controller(node)
+	_all_settled(node, ["inter.broker.listener.name", "listener.security.protocol.map", "controller.listener.names"])
+	not _protocol_map_unknown(node)
+	ibl := node.settings["inter.broker.listener.name"]
+	settings.explicit_value(ibl)
+	not _mapped(node, upper(ibl.value))
+}
+
+_both_inter_broker_keys(node) if {
+	settings.explicit(node, "inter.broker.listener.name")
+	settings.explicit(node, "security.inter.broker.protocol")
+}
+
+# _inter_broker_listener is {name, why}: inter.broker.listener.name, else the
+# listener named after security.inter.broker.protocol (default PLAINTEXT).
+_inter_broker_listener(node) := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name=%s names the inter-broker listener", [s.value])} if {
+	s := node.settings["inter.broker.listener.name"]
+	settings.explicit_value(s)
+} else := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=%s", [s.value])} if {
+	not settings.explicit(node, "inter.broker.listener.name")
+	s := node.settings["security.inter.broker.protocol"]
+	is_string(s.value)
+}
+
+_inter_broker_anchor(node) := node.settings["inter.broker.listener.name"] if {
+	settings.explicit(node, "inter.broker.listener.name")
+} else := node.settings["security.inter.broker.protocol"] if {
+	settings.explicit(node, "security.inter.broker.protocol")
+} else := node.settings["advertised.listeners"] if {
+	settings.explicit(node, "advertised.listeners")
+} else := node.settings.listeners if {
+	settings.explicit(node, "listeners")
+} else := {"key": "inter.broker.listener.name", "location": node.location}
+
+# _inter_broker_protocol is {name, protocol} of the inter-broker listener:
+# inter.broker.listener.name through the effective protocol map, else the
+# listener named after security.inter.broker.protocol (default PLAINTEXT,
+# which needs no check).
+_inter_broker_protocol(node) := {"name": name, "protocol": node.protocol_map[name]} if {
+	s := node.settings["inter.broker.listener.name"]
+	settings.explicit_value(s)
+	name := upper(s.value)
+} else := {"name": s.value, "protocol": s.value} if {
+	s := node.settings["security.inter.broker.protocol"]
+	settings.explicit_value(s)
+}
+
+_sasl_mechanism(node) := {"value": s.value, "setting": s} if {
+	s := node.settings["sasl.mechanism.inter.broker.protocol"]
+	settings.explicit_value(s)
+} else := {"value": "GSSAPI"} if {
+	not settings.explicit(node, "sasl.mechanism.inter.broker.protocol")
+	_full_file(node, "sasl.mechanism.inter.broker.protocol")
+}
+
+_enabled_mechanisms(node, listener) := m if {
+	s := _enabled_setting(node, listener)
+	not s.unknown
+	m := _mechanisms(s, _enabled_why(s))
+} else := {"values": ["GSSAPI"], "why": "Kafka's default sasl.enabled.mechanisms", "key": "sasl.enabled.mechanisms"} if {
+	not _enabled_setting(node, listener)
+	_full_file(node, "sasl.enabled.mechanisms")
+}
+
+# _enabled_setting: the listener override when written, else
+# sasl.enabled.mechanisms when written (a placeholder in either is unknown).
+_enabled_setting(node, listener) := node.settings[key] if {
+	key := concat("", ["listener.name.", lower(listener), ".sasl.enabled.mechanisms"])
+	settings.explicit(node, key)
+} else := node.settings["sasl.enabled.mechanisms"] if {
+	settings.explicit(node, "sasl.enabled.mechanisms")
+}
+
+_enabled_why(s) := "sasl.enabled.mechanisms" if s.key == "sasl.enabled.mechanisms"
+
+_enabled_why(s) := "listener override" if s.key != "sasl.enabled.mechanisms"
+
+_mechanisms(s, why) := {
+	"values": [trim_space(m) | some m in split(s.raw, ","); trim_space(m) != ""],
+	"why": sprintf("%s at line %d", [why, s.location.line]),
+	"key": s.key,
+	"setting": s,
+}
+
+_list_text(values) := "nothing" if count(values) == 0
+
+_list_text(values) := concat(",", values) if count(values) > 0

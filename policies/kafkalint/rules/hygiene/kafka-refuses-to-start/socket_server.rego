@@ -1,0 +1,63 @@
+package kafkalint.rules.hygiene["kafka-refuses-to-start"]
+
+import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
+
+# The socket server (KafkaConfig.validateValues): connection limits,
+# request sizes and the delay of a failed authentication.
+
+report contains result.fail(s, message) if {
+	some node in input.nodes
+	s := node.settings["max.connections.per.ip"]
+	settings.explicit_value(s)
+	s.value == 0
+	_no_overrides(node)
+	message := sprintf(
+		"max.connections.per.ip=0 without max.connections.per.ip.overrides: Kafka %s refuses to start (\"max.connections.per.ip can be set to zero only if max.connections.per.ip.overrides property is set.\"); list the hosts that may connect in max.connections.per.ip.overrides, or remove max.connections.per.ip",
+		[input.kafka_version],
+	)
+}
+
+# Each check needs at least one of its keys written; an absent key has
+# Kafka's default (the same in 3.8-4.3).
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	_writes_any(node, {"queued.max.request.bytes", "socket.request.max.bytes"})
+	queued := _number(node, "queued.max.request.bytes", -1)
+	request := _number(node, "socket.request.max.bytes", 104857600)
+	queued.value > 0
+	queued.value < request.value
+	anchor := _pair_anchor(queued, request)
+	message := sprintf(
+		"queued.max.request.bytes=%d%s is below socket.request.max.bytes=%d%s: Kafka %s refuses to start (\"queued.max.request.bytes must be larger or equal to socket.request.max.bytes\"); raise queued.max.request.bytes, or set it to -1 (no limit, the default)",
+		[queued.value, queued.note, request.value, request.note, input.kafka_version],
+	)
+}
+
+report contains result.fail(anchor, message) if {
+	some node in input.nodes
+	_writes_any(node, {"connection.failed.authentication.delay.ms", "connections.max.idle.ms"})
+	delay := _number(node, "connection.failed.authentication.delay.ms", 100)
+	idle := _number(node, "connections.max.idle.ms", 600000)
+	idle.value >= 0
+	delay.value >= idle.value
+	anchor := _pair_anchor(delay, idle)
+	message := sprintf(
+		"connection.failed.authentication.delay.ms=%d%s is not below connections.max.idle.ms=%d%s: Kafka %s refuses to start (\"connection.failed.authentication.delay.ms=%d should always be less than connections.max.idle.ms=%d to prevent failed authentication responses from timing out\"); keep the delay well below the idle timeout",
+		[delay.value, delay.note, idle.value, idle.note, input.kafka_version, delay.value, idle.value],
+	)
+}
+
+# --- helpers ------------------------------------------------------------------
+
+_no_overrides(node) if {
+	not settings.explicit(node, "max.connections.per.ip.overrides")
+	_full_file(node, "max.connections.per.ip.overrides")
+}
+
+_no_overrides(node) if {
+	o := node.settings["max.connections.per.ip.overrides"]
+	settings.explicit(node, "max.connections.per.ip.overrides")
+	not o.unknown
+	trim_space(o.raw) == ""
+}

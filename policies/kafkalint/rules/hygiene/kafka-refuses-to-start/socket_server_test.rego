@@ -1,0 +1,43 @@
+package kafkalint.rules.hygiene["kafka-refuses-to-start_test"]
+
+# Tests of socket_server.rego.
+
+# --- max.connections.per.ip
+
+test_fail_max_connections_zero_without_overrides if {
+	_fires(_at("4.3", [_int(_quorum_broker, "max.connections.per.ip", 0, 9)]), 9, "max.connections.per.ip", "max.connections.per.ip can be set to zero only if max.connections.per.ip.overrides property is set.")
+}
+
+test_fail_max_connections_zero_with_empty_overrides if {
+	_fires(_at("4.3", [_with(_int(_quorum_broker, "max.connections.per.ip", 0, 9), [["max.connections.per.ip.overrides", "", 10]])]), 9, "max.connections.per.ip", "can be set to zero only if")
+}
+
+test_success_max_connections_zero_with_overrides if {
+	_silent(_at("4.3", [_with(_int(_quorum_broker, "max.connections.per.ip", 0, 9), [["max.connections.per.ip.overrides", "127.0.0.1:100", 10]])]))
+}
+
+test_success_max_connections_overrides_placeholder if {
+	_silent(_at("4.3", [_unknown(_int(_quorum_broker, "max.connections.per.ip", 0, 9), "max.connections.per.ip.overrides", 10)]))
+}
+
+test_success_max_connections_positive if _silent(_at("4.3", [_int(_quorum_broker, "max.connections.per.ip", 10, 9)]))
+
+# --- socket sizing and authentication delay
+
+test_fail_queued_bytes_below_request_size if {
+	_fires(_at("4.3", [_int(_quorum_broker, "queued.max.request.bytes", 1000, 9)]), 9, "queued.max.request.bytes", "queued.max.request.bytes must be larger or equal to socket.request.max.bytes")
+}
+
+test_success_queued_bytes_unlimited if _silent(_at("4.3", [_int(_quorum_broker, "queued.max.request.bytes", -1, 9)]))
+
+test_success_queued_bytes_placeholder if {
+	_silent(_at("4.3", [_unknown(_int(_quorum_broker, "socket.request.max.bytes", 2000, 10), "queued.max.request.bytes", 9)]))
+}
+
+test_fail_auth_delay_not_below_idle if {
+	_fires(_at("3.8", [_int(_quorum_broker, "connections.max.idle.ms", 100, 9)]), 9, "connections.max.idle.ms", "connection.failed.authentication.delay.ms=100 should always be less than connections.max.idle.ms=100")
+}
+
+test_success_auth_delay_idle_disabled if _silent(_at("4.3", [_int(_int(_quorum_broker, "connections.max.idle.ms", -1, 9), "connection.failed.authentication.delay.ms", 5000, 10)]))
+
+test_success_auth_delay_absent if _silent(_at("4.3", [_quorum_broker]))
