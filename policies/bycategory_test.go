@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kafkalint/kafkalint/loader"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kafkalint/kafkalint/loader"
 )
 
 // TestEvalByCategoryMatchesOneQuery: the category-at-a-time evaluation a
