@@ -116,7 +116,7 @@ EOT
 		t.Fatal(err)
 	}
 	defer root.Close()
-	docs := loadTerraform([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf", root: root}})
+	docs := terraformFormat{}.load([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf", root: root}})
 	if len(docs) != 2 {
 		t.Fatalf("got %d docs, want 2", len(docs))
 	}
