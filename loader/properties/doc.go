@@ -62,4 +62,3 @@ func Read(file string, data []byte, maxRepeats int) (d doc.Doc, tooOften *doc.Er
 	}
 	return d, tooOften
 }
-
