@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -95,7 +94,7 @@ func setEnvironment(docs []doc.Doc, word func(string) string) []doc.Doc {
 }
 
 func (r *Doc) get(key string) (doc.Setting, bool) {
-	return r.Doc.Get(key)
+	return r.Get(key)
 }
 
 func (r *Doc) has(key string) bool {
@@ -150,8 +149,7 @@ func tooManyEntries(d *Doc) *Error {
 		if loc.File == "" {
 			loc = d.Loc
 		}
-		return &Error{File: loc.File, Line: loc.Line, Message: fmt.Sprintf(
-			"%s has more than %d entries (the limit of entries of one list value)", key, MaxListEntries)}
+		return doc.Errorf(loc, "%s has more than %d entries (the limit of entries of one list value)", key, MaxListEntries)
 	}
 	return nil
 }

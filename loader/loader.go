@@ -1,7 +1,9 @@
 // Package loader turns Kafka configuration files into the normalized cluster
 // model (model.go) that the policies evaluate. Formats differ only here:
-// every parser produces the same records, which are then grouped into
-// clusters and typed against Kafka's catalog for the cluster's version.
+// every format (formats.go, one adapter_*.go each, its parser in a
+// subpackage) produces the same docs (loader/doc), which are then grouped
+// into clusters and typed against Kafka's catalog for the cluster's
+// version.
 package loader
 
 import (
@@ -30,7 +32,7 @@ type Options struct {
 	// KafkaVersion is the target Kafka version ("" = newest cataloged).
 	KafkaVersion string
 	// DefaultKeys lists, per catalog scope, the keys whose documented
-	// default is added to a record's settings when the file does not set
+	// default is added to a doc's settings when the file does not set
 	// them (the keys the policies read).
 	DefaultKeys map[string][]string
 	// Dir is the directory paths are shown relative to ("" = working

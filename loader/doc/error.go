@@ -50,8 +50,3 @@ func (e *Error) Error() string {
 	}
 	return pos + ": " + e.Message
 }
-
-// Loc is where the error is.
-func (e *Error) Loc() Location {
-	return Location{File: e.File, Line: e.Line, Column: e.Column, EndLine: e.EndLine, EndColumn: e.EndColumn}
-}
