@@ -44,7 +44,7 @@ type Properties struct {
 // aws_msk_configuration that no cluster of the module uses.
 type Brokers struct {
 	// Address is the Terraform address of the unit (resource or module
-	// instance) whose block Pos points at.
+	// instance) whose block Loc points at.
 	Address string `json:"address"`
 	// Source says what declares it: aws_msk_cluster, aws_msk_configuration
 	// or the module source.

@@ -191,7 +191,7 @@ type composeNode struct {
 }
 
 // Compose reads a docker-compose file. vars are the variables of the .env
-// file beside it. It returns no units when no service runs Kafka. Services
+// file beside it. It returns no docs when no service runs Kafka. Services
 // that share a ZooKeeper ensemble or a controller quorum endpoint are one
 // cluster; a file may hold several (a source and a target cluster).
 func Compose(f *File, vars map[string]string) []doc.Doc {
