@@ -44,7 +44,6 @@ type yamlSource struct {
 // yamlDocs turns the YAML files of one directory into Docs.
 func yamlDocs(sources []yamlSource) []*Doc {
 	var out []*Doc
-	comments := map[string][]doc.Comment{}
 	var strimzi []*yamlsrc.File
 	var docs []doc.Doc
 	// The files of one directory share their .env and Chart.yaml: read
@@ -71,7 +70,6 @@ func yamlDocs(sources []yamlSource) []*Doc {
 			}
 			continue
 		}
-		comments[f.Name] = f.Comments
 		switch {
 		case yamlsrc.IsStrimzi(f):
 			strimzi = append(strimzi, f)
@@ -93,9 +91,6 @@ func yamlDocs(sources []yamlSource) []*Doc {
 		}
 	}
 	docs = append(docs, yamlsrc.Strimzi(strimzi)...)
-	for i := range docs {
-		docs[i].Comments = comments[docs[i].File]
-	}
 	return append(out, newDocs(setEnvironment(docs, yamlEnvironment))...)
 }
 

@@ -230,7 +230,7 @@ func Compose(f *File, vars map[string]string) []doc.Doc {
 			units[first].ControllerCount = composeCount(members, "controller")
 		}
 	}
-	return filed(units)
+	return filed(units, f)
 }
 
 // composeService reads one service, or returns nil when it does not run a

@@ -193,7 +193,7 @@ func Helm(f *File, scope string) ([]doc.Doc, *doc.Error) {
 		units[i].Format, units[i].Group, units[i].KafkaVersion = "helm", h.group, version
 		units[i].ManagedKeys = helmManaged
 	}
-	return filed(units), nil
+	return filed(units, f), nil
 }
 
 var bitnamiTagRE = regexp.MustCompile(`^(\d+)\.(\d+)\.\d+(?:-debian-\d+-r\d+)?$`)

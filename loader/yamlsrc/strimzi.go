@@ -160,7 +160,7 @@ func Strimzi(files []*File) []doc.Doc {
 	for _, m := range mirrors {
 		units = append(units, strimziMirrorMakerUnit(m))
 	}
-	return filed(units)
+	return filed(units, files...)
 }
 
 // loosePools are node pools without their Kafka resource in their file:

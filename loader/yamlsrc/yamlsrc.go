@@ -14,10 +14,16 @@ import (
 	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
-// filed sets each doc's File to the file its start is in.
-func filed(docs []doc.Doc) []doc.Doc {
+// filed sets each doc's File to the file its start is in, and its
+// Comments to that file's (for inline directives).
+func filed(docs []doc.Doc, files ...*File) []doc.Doc {
+	comments := make(map[string][]doc.Comment, len(files))
+	for _, f := range files {
+		comments[f.Name] = f.Comments
+	}
 	for i := range docs {
 		docs[i].File = docs[i].Loc.File
+		docs[i].Comments = comments[docs[i].File]
 	}
 	return docs
 }
