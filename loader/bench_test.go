@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,23 +16,6 @@ import (
 // Benchmarks of loading (never timed assertions; run with
 // go test -bench . -run '^$' ./loader). BENCH_REPOS sets the size of the
 // generated tree (default 100 repositories x 10 files).
-
-func root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..")
-}
-
-func corpusDir(b *testing.B) string {
-	b.Helper()
-	dir := filepath.Join(root(), "..", "shared", "corpus", "real-world")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			b.Fatalf("real-world corpus missing in CI: %v", err)
-		}
-		b.Skipf("real-world corpus not found at %s", dir)
-	}
-	return dir
-}
 
 func defaultKeys(b *testing.B) map[string][]string {
 	b.Helper()
@@ -66,7 +48,7 @@ func BenchmarkLoadTree(b *testing.B) {
 	if n, err := parsePositive(os.Getenv("BENCH_REPOS")); err == nil {
 		repos = n
 	}
-	if _, err := gen.Write(tree, gen.Options{Repos: repos, Files: 10, Seed: 1, Corpus: corpusDir(b)}); err != nil {
+	if _, err := gen.Write(tree, gen.Options{Repos: repos, Files: 10, Seed: 1, Corpus: loader.CorpusDir(b)}); err != nil {
 		b.Fatal(err)
 	}
 	benchLoad(b, tree)
@@ -74,12 +56,12 @@ func BenchmarkLoadTree(b *testing.B) {
 
 // BenchmarkLoadCorpus loads the real-world corpus as it is.
 func BenchmarkLoadCorpus(b *testing.B) {
-	benchLoad(b, corpusDir(b))
+	benchLoad(b, loader.CorpusDir(b))
 }
 
 // BenchmarkLoadExamples loads examples/.
 func BenchmarkLoadExamples(b *testing.B) {
-	benchLoad(b, filepath.Join(root(), "examples"))
+	benchLoad(b, filepath.Join("..", "examples"))
 }
 
 func parsePositive(s string) (int, error) {

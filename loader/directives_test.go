@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 func TestParseDirectives(t *testing.T) {
@@ -184,7 +186,7 @@ func TestPrepareKeepsCommentsOnlyForDirectives(t *testing.T) {
 		comments []Comment
 		want     int
 	}{{plain, 0}, {withDirective, 3}} {
-		d := &Doc{File: "c.properties", Kind: KindClient, Comments: tt.comments}
+		d := &Doc{Doc: doc.Doc{File: "c.properties", Kind: KindClient, Comments: tt.comments}}
 		prepare(d, Options{})
 		if len(d.Comments) != tt.want {
 			t.Errorf("%v: %d comments kept, want %d", tt.comments, len(d.Comments), tt.want)

@@ -5,61 +5,52 @@ import (
 	"strings"
 )
 
-// adapter reads one source format into Docs.
-type adapter struct {
-	name string
-	// match reports whether a file found while walking a directory is read
-	// by this adapter (by name; content checks belong in load).
-	match func(path string) bool
+// A format reads one kind of source into Docs: its format package
+// (loader/properties, loader/terraform, loader/yamlsrc) parses, and
+// returns loader/doc's types; the format does the reading (files beside
+// an input, a module's file() calls) and decides what the loader alone
+// knows (which hint names an environment). Adding a format is a type here
+// and an entry in formats.
+type format interface {
+	// name names the format (and a directory's unit of it).
+	name() string
+	// match reports whether a file found while walking a directory is
+	// read by this format (by name; content checks belong in load).
+	match(path string) bool
 	// perDir: load gets all matching files of one directory at once.
-	perDir bool
+	perDir() bool
 	// load parses a unit. A file it cannot parse yields a Doc with Err; a
-	// file that holds no Kafka configuration yields nothing (it is counted
-	// as skipped).
-	load func(files []Input) []*Doc
+	// file that holds no Kafka configuration yields nothing (it is
+	// counted as skipped).
+	load(files []Input) []*Doc
 }
 
-// adapters in precedence order: the first whose match accepts a file reads it.
-var adapters = []*adapter{propertiesAdapter, terraformAdapter, yamlAdapter}
+// formats in precedence order: the first whose match accepts a file reads it.
+var formats = []format{propertiesFormat{}, terraformFormat{}, yamlFormat{}}
 
-var propertiesAdapter = &adapter{name: "properties", match: hasSuffix(".properties"), load: loadProperties}
+// fallback reads files named on the command line that no format matches.
+var fallback format = propertiesFormat{}
 
-// fallback reads files named on the command line that no adapter matches.
-var fallback = propertiesAdapter
-
-func hasSuffix(suffixes ...string) func(string) bool {
-	return func(path string) bool {
-		name := strings.ToLower(filepath.Base(path))
-		for _, s := range suffixes {
-			if strings.HasSuffix(name, s) {
-				return true
-			}
+// hasSuffix reports whether path's file name ends in one of suffixes,
+// whatever its case.
+func hasSuffix(path string, suffixes ...string) bool {
+	name := strings.ToLower(filepath.Base(path))
+	for _, s := range suffixes {
+		if strings.HasSuffix(name, s) {
+			return true
 		}
-		return false
 	}
+	return false
 }
 
-func adapterFor(path string, explicit bool) *adapter {
-	for _, a := range adapters {
-		if a.match(path) {
-			return a
+func formatFor(path string, explicit bool) format {
+	for _, f := range formats {
+		if f.match(path) {
+			return f
 		}
 	}
 	if explicit {
 		return fallback
 	}
 	return nil
-}
-
-func loadProperties(files []Input) []*Doc {
-	var out []*Doc
-	for _, f := range files {
-		data, errDoc := readInput(f)
-		if errDoc != nil {
-			out = append(out, errDoc)
-			continue
-		}
-		out = append(out, parseProperties(f.Display, data))
-	}
-	return out
 }

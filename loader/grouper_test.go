@@ -11,18 +11,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // gdoc is a prepared doc for the grouping steps: kind, file and key=value
 // settings.
 func gdoc(kind, file string, kv ...string) *Doc {
-	d := &Doc{Kind: kind, File: file, Format: "properties"}
+	d := &Doc{Doc: doc.Doc{Kind: kind, File: file, Format: "properties"}}
 	if kind == KindClient {
 		d.ClientKind = "client"
 	}
 	for _, s := range kv {
 		k, v, _ := strings.Cut(s, "=")
-		d.Settings = append(d.Settings, RawSetting{Key: k, Value: v})
+		d.Settings = append(d.Settings, doc.Setting{Key: k, Value: v})
 	}
 	prepare(d, Options{})
 	return d
@@ -238,7 +240,7 @@ func TestRepoRoots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "two", ".git"), []byte("gitdir: ../elsewhere\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	recs := []*Doc{{File: "one/sub/kafka/a.properties"}, {File: "two/kafka/b.properties"}, {File: "plain/kafka/c.properties"}}
+	recs := []*Doc{{Doc: doc.Doc{File: "one/sub/kafka/a.properties"}}, {Doc: doc.Doc{File: "two/kafka/b.properties"}}, {Doc: doc.Doc{File: "plain/kafka/c.properties"}}}
 	want := []string{filepath.Join(dir, "one"), filepath.Join(dir, "two"), ""}
 	if diff := cmp.Diff(want, repoRoots(recs, dir)); diff != "" {
 		t.Errorf("repoRoots (-want +got):\n%s", diff)

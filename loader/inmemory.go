@@ -36,8 +36,8 @@ var noSuchDir = filepath.Join(os.DevNull, "kafkalint-source")
 // SourceFormats are the values Source.Format accepts besides "".
 func SourceFormats() []string {
 	var out []string
-	for _, a := range adapters {
-		out = append(out, a.name)
+	for _, f := range formats {
+		out = append(out, f.name())
 	}
 	return out
 }
@@ -64,7 +64,7 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("file name %q is given twice", name)
 		}
 		seen[name] = true
-		a, err := sourceAdapter(s.Format, name)
+		a, err := sourceFormat(s.Format, name)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +74,7 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 		}
 		files = append(files, Input{
 			Path: filepath.Join(noSuchDir, filepath.FromSlash(name)), Display: name,
-			Explicit: true, adapter: a, data: data,
+			Explicit: true, format: a, data: data,
 		})
 	}
 	res := &Result{}
@@ -84,20 +84,20 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// sourceAdapter picks the adapter for format, checking that an adapter that
-// tells files apart by name (Terraform, YAML) accepts the name.
-func sourceAdapter(format, name string) (*adapter, error) {
-	if format == "" {
-		return adapterFor(name, true), nil
+// sourceFormat picks the format called name, checking that a format
+// that tells files apart by name (Terraform, YAML) accepts the file name.
+func sourceFormat(name, file string) (format, error) {
+	if name == "" {
+		return formatFor(file, true), nil
 	}
-	for _, a := range adapters {
-		if a.name != format {
+	for _, f := range formats {
+		if f.name() != name {
 			continue
 		}
-		if a != fallback && !a.match(name) {
-			return nil, fmt.Errorf("file name %q is not a %s file name (the %s reader tells files apart by name)", name, format, format)
+		if f != fallback && !f.match(file) {
+			return nil, fmt.Errorf("file name %q is not a %s file name (the %s reader tells files apart by name)", file, name, name)
 		}
-		return a, nil
+		return f, nil
 	}
-	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(SourceFormats(), ", "))
+	return nil, fmt.Errorf("unknown format %q (want %s)", name, strings.Join(SourceFormats(), ", "))
 }

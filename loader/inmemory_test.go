@@ -30,7 +30,7 @@ func TestLoadSourcesMatchesLoad(t *testing.T) {
 			neighbors[filepath.Dir(p)] = true
 			return nil
 		}
-		if adapterFor(p, false) == nil {
+		if formatFor(p, false) == nil {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -67,7 +67,7 @@ func TestLoadSourcesMatchesLoad(t *testing.T) {
 	// Files named on the command line are read whatever their name; name the
 	// formats so that LoadSources reads each with the adapter Load picked.
 	for i := range kept {
-		kept[i].Format = adapterFor(kept[i].Name, false).name
+		kept[i].Format = formatFor(kept[i].Name, false).name()
 	}
 	fromMemory, err := LoadSources(kept, opts)
 	if err != nil {

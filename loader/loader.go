@@ -1,7 +1,9 @@
 // Package loader turns Kafka configuration files into the normalized cluster
 // model (model.go) that the policies evaluate. Formats differ only here:
-// every parser produces the same records, which are then grouped into
-// clusters and typed against Kafka's catalog for the cluster's version.
+// every format (formats.go, one adapter_*.go each, its parser in a
+// subpackage) produces the same docs (loader/doc), which are then grouped
+// into clusters and typed against Kafka's catalog for the cluster's
+// version.
 package loader
 
 import (
@@ -19,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/doc"
 	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
@@ -29,7 +32,7 @@ type Options struct {
 	// KafkaVersion is the target Kafka version ("" = newest cataloged).
 	KafkaVersion string
 	// DefaultKeys lists, per catalog scope, the keys whose documented
-	// default is added to a record's settings when the file does not set
+	// default is added to a doc's settings when the file does not set
 	// them (the keys the policies read).
 	DefaultKeys map[string][]string
 	// Dir is the directory paths are shown relative to ("" = working
@@ -53,19 +56,9 @@ type Options struct {
 	MaxFileSize int64
 }
 
-// Error is a file that could not be read or parsed.
-type Error struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Message)
-	}
-	return fmt.Sprintf("%s: %s", e.File, e.Message)
-}
+// Error is a file that could not be read or parsed, at the place that
+// says why when known (line, column, end).
+type Error = doc.Error
 
 // Result is everything loaded from a set of paths.
 type Result struct {
@@ -174,7 +167,7 @@ type Input struct {
 	Display string // relative to Options.Dir when under it, slash-separated
 	// Explicit: named on the command line, so read whatever its extension.
 	Explicit bool
-	adapter  *adapter
+	format   format
 	// root confines every read of this input and of the files read beside
 	// it (a compose .env, a chart's Chart.yaml, Terraform's file()); nil
 	// for in-memory sources, which have nothing beside them.
@@ -262,18 +255,18 @@ func displayPath(p, dir string) string {
 }
 
 // parseAll parses the inputs in parallel: a file at a time, or a directory
-// at a time for adapters that read a directory as one unit (a Terraform
+// at a time for formats that read a directory as one unit (a Terraform
 // module). Docs come back in input order.
 func parseAll(ctx context.Context, files []Input, opts Options) []*Doc {
 	type unit struct{ inputs []Input }
 	var units []unit
 	dirUnit := map[string]int{}
 	for _, f := range files {
-		if !f.adapter.perDir {
+		if !f.format.perDir() {
 			units = append(units, unit{[]Input{f}})
 			continue
 		}
-		key := f.adapter.name + " " + filepath.Dir(f.Path)
+		key := f.format.name() + " " + filepath.Dir(f.Path)
 		if i, ok := dirUnit[key]; ok {
 			units[i].inputs = append(units[i].inputs, f)
 			continue
@@ -286,7 +279,7 @@ func parseAll(ctx context.Context, files []Input, opts Options) []*Doc {
 		if ctx.Err() != nil {
 			return // the caller reports ctx's error
 		}
-		out[i] = units[i].inputs[0].adapter.load(units[i].inputs)
+		out[i] = units[i].inputs[0].format.load(units[i].inputs)
 		for _, d := range out[i] {
 			prepare(d, opts)
 		}
@@ -325,7 +318,7 @@ func readInput(in Input) ([]byte, *Doc) {
 	}
 	data, err := in.root.ReadFile(in.Path)
 	if err != nil {
-		return nil, &Doc{File: in.Display, Err: &Error{File: in.Display, Message: readMessage(err)}}
+		return nil, failed(in.Display, readMessage(err))
 	}
 	return data, nil
 }
@@ -343,5 +336,5 @@ func readBeside(in Input, name string) ([]byte, *Doc) {
 		return nil, nil
 	}
 	display := path.Join(path.Dir(in.Display), name)
-	return nil, &Doc{File: display, Err: &Error{File: display, Message: readMessage(err)}}
+	return nil, failed(display, readMessage(err))
 }

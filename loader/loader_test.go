@@ -156,8 +156,8 @@ func TestDuplicates(t *testing.T) {
 	res := load(t, dir, Options{})
 	d := res.Clusters[0].Files[0].Duplicates
 	want := []Duplicate{
-		{Key: "a", Loc: Location{"s.properties", 3, 1}, Previous: []Location{{"s.properties", 2, 1}}},
-		{Key: "a", Loc: Location{"s.properties", 5, 1}, Previous: []Location{{"s.properties", 2, 1}, {"s.properties", 3, 1}}},
+		{Key: "a", Loc: Location{File: "s.properties", Line: 3, Column: 1}, Previous: []Location{{File: "s.properties", Line: 2, Column: 1}}},
+		{Key: "a", Loc: Location{File: "s.properties", Line: 5, Column: 1}, Previous: []Location{{File: "s.properties", Line: 2, Column: 1}, {File: "s.properties", Line: 3, Column: 1}}},
 	}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("duplicates mismatch (-want +got):\n%s", diff)

@@ -1,15 +1,15 @@
 package loader
 
+import "github.com/kafkalint/kafkalint/loader/doc"
+
 // This file defines the normalized cluster model: the `input` every policy
 // sees, one Cluster per evaluation. docs/model.md documents it and
 // policies/schemas/cluster.json is its JSON Schema; keep the three in step.
 
-// Location points at a place in a source file. Lines and columns are 1-based.
-type Location struct {
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
+// Location points at a place in a source file. Lines and columns are
+// 1-based. It is loader/doc's: what a format adapter locates, the model
+// shows unchanged (its end fields are never set in the model).
+type Location = doc.Location
 
 // Setting sources.
 const (
@@ -241,11 +241,7 @@ type MirrorFlow struct {
 
 // Duplicate is a key written more than once in one file: Loc is the later
 // occurrence, Previous the earlier ones.
-type Duplicate struct {
-	Key      string     `json:"key"`
-	Loc      Location   `json:"location"`
-	Previous []Location `json:"previous"`
-}
+type Duplicate = doc.Duplicate
 
 // SourceFile is one file that contributed to a cluster.
 type SourceFile struct {
@@ -288,12 +284,7 @@ type Cluster struct {
 
 // Count is a number a source states for certain (a broker count, a version),
 // with where it is written and what states it.
-type Count struct {
-	Value  int      `json:"value"`
-	Text   string   `json:"text,omitempty"`
-	Source string   `json:"source"`
-	Loc    Location `json:"location"`
-}
+type Count = doc.Count
 
 // Topic is a topic declared in configuration (Terraform, Strimzi KafkaTopic).
 type Topic struct {

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,20 +13,6 @@ import (
 	"github.com/kafkalint/kafkalint/loader/catalog"
 	"github.com/kafkalint/kafkalint/loader/safefs"
 )
-
-// The model golden files of the Terraform fixtures are rewritten with
-// `go test ./loader -run TestTerraformGolden -update`. The flag is defined
-// here unless another test file of the package already defines it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func updatingTerraform() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 var terraformDefaultKeys = map[string][]string{
 	catalog.Broker: {"controlled.shutdown.enable", "default.replication.factor", "min.insync.replicas", "offsets.topic.replication.factor"},
@@ -73,21 +58,7 @@ func TestTerraformGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, '\n')
-			golden := filepath.Join(dir, "model.golden.json")
-			if updatingTerraform() {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./loader -run TestTerraformGolden -update)", err)
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
-			}
+			checkGolden(t, filepath.Join(dir, "model.golden.json"), append(got, '\n'))
 		})
 	}
 }
@@ -116,7 +87,7 @@ EOT
 		t.Fatal(err)
 	}
 	defer root.Close()
-	docs := loadTerraform([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf", root: root}})
+	docs := terraformFormat{}.load([]Input{{Path: filepath.Join(dir, "main.tf"), Display: "main.tf", root: root}})
 	if len(docs) != 2 {
 		t.Fatalf("got %d docs, want 2", len(docs))
 	}

@@ -80,11 +80,11 @@ func (w *walker) add(p string, explicit bool, root *safefs.Root) {
 		return
 	}
 	w.seen[abs] = true
-	a := adapterFor(p, explicit)
+	a := formatFor(p, explicit)
 	if a == nil {
 		return
 	}
-	w.out = append(w.out, Input{Path: p, Display: displayPath(abs, w.dir), Explicit: explicit, adapter: a, root: root})
+	w.out = append(w.out, Input{Path: p, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root})
 }
 
 func (w *walker) walk(root *safefs.Root, top string) {
@@ -174,7 +174,7 @@ func (w *walker) symlink(root *safefs.Root, p string) {
 // read: its name is a configuration file's, or it points to a directory.
 // (A dangling README link is no news.) Stat looks at the type only.
 func (w *walker) relevant(p string) bool {
-	if adapterFor(p, false) != nil {
+	if formatFor(p, false) != nil {
 		return true
 	}
 	info, err := os.Stat(p)

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,20 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// The golden files are rewritten with `go test ./loader -run TestYAMLGolden
-// -update`. The flag is defined here unless another test file of the
-// package already defines it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // yamlModel is the part of the model the YAML adapters decide, for the
 // golden files: what the adapter read, where, and how it grouped it.
@@ -209,20 +194,7 @@ func TestYAMLGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join(root, c.Name()+".golden.json")
-			if updating() {
-				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if diff := cmp.Diff(strings.TrimSpace(string(want)), strings.TrimSpace(string(got))); diff != "" {
-				t.Errorf("model mismatch (-want +got); rerun with -update if intended:\n%s", diff)
-			}
+			checkGolden(t, filepath.Join(root, c.Name()+".golden.json"), append(got, '\n'))
 		})
 	}
 }

@@ -58,6 +58,9 @@ func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
 		props := "file=" + escapeProperty(OneLine(e.File))
 		if e.Line > 0 {
 			props += fmt.Sprintf(",line=%d", e.Line)
+			if e.Column > 0 {
+				props += fmt.Sprintf(",col=%d", e.Column)
+			}
 		}
 		fmt.Fprintf(b, "::error %s,title=%s::%s\n", props, escapeProperty("kafkalint load error"), escapeData(OneLine(e.Message)))
 	}
@@ -122,11 +125,7 @@ func WriteGitHubSummary(w io.Writer, r *Report) error {
 	if len(r.Errors) > 0 {
 		b.WriteString("| Load error | Message |\n|---|---|\n")
 		for _, e := range r.Errors {
-			loc := e.File
-			if e.Line > 0 {
-				loc = fmt.Sprintf("%s:%d", e.File, e.Line)
-			}
-			fmt.Fprintf(&b, "| `%s` | %s |\n", cell(loc), cell(e.Message))
+			fmt.Fprintf(&b, "| `%s` | %s |\n", cell(e.File+linePos(e.Line, e.Column)), cell(e.Message))
 		}
 		b.WriteString("\n")
 	}

@@ -8,6 +8,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Severities, most severe first.
@@ -97,12 +99,9 @@ type Rule struct {
 	Disabled bool
 }
 
-// LoadError is an input that could not be read or parsed.
-type LoadError struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Message string `json:"message"`
-}
+// LoadError is an input that could not be read or parsed: the loader's
+// positioned error (loader/doc.Error), column and end included when known.
+type LoadError = doc.Error
 
 // Summary counts what a run saw.
 type Summary struct {

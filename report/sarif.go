@@ -137,6 +137,10 @@ type sarifArtifact struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn,omitempty"`
+	// EndLine and EndColumn (just past the region) are known for some
+	// load errors only.
+	EndLine   int `json:"endLine,omitempty"`
+	EndColumn int `json:"endColumn,omitempty"`
 }
 
 type sarifSuppression struct {
@@ -195,7 +199,11 @@ func WriteSARIF(w io.Writer, r *Report, opts Options) error {
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	for _, e := range r.Errors {
 		n := sarifNotification{Level: "error", Message: sarifText{Text: e.Message}}
-		n.Locations = []sarifLocation{{PhysicalLocation: physical(e.File, e.Line, 0)}}
+		loc := physical(e.File, e.Line, e.Column)
+		if loc.Region != nil && e.EndLine > 0 {
+			loc.Region.EndLine, loc.Region.EndColumn = e.EndLine, e.EndColumn
+		}
+		n.Locations = []sarifLocation{{PhysicalLocation: loc}}
 		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
 	}
 	if omitted > 0 {

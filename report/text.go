@@ -52,10 +52,7 @@ func WriteText(w io.Writer, r *Report, opts TextOptions) error {
 		}
 	}
 	for _, e := range r.Errors {
-		loc := LinePath(e.File)
-		if e.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", loc, e.Line)
-		}
+		loc := LinePath(e.File) + linePos(e.Line, e.Column)
 		fmt.Fprintf(b, "%s %s %s\n", pos.Sprint(loc+":"), sev[Error].Sprint("load error"), OneLine(e.Message))
 	}
 	s := r.Summary
@@ -113,4 +110,15 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// linePos is ":line:column" of a load error, leaving out what is unknown.
+func linePos(line, column int) string {
+	switch {
+	case line > 0 && column > 0:
+		return fmt.Sprintf(":%d:%d", line, column)
+	case line > 0:
+		return fmt.Sprintf(":%d", line)
+	}
+	return ""
 }

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // allocated returns the bytes fn allocates (the test runs alone in its
@@ -69,15 +71,15 @@ func TestParseLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.src))
-			var pe *Error
+			var pe *doc.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want *Error", err)
+				t.Fatalf("err = %v, want *doc.Error", err)
 			}
-			if pe.Line != tt.line || !strings.Contains(pe.Msg, tt.msg) {
-				t.Errorf("error = line %d %q, want line %d containing %q", pe.Line, pe.Msg, tt.line, tt.msg)
+			if pe.Line != tt.line || !strings.Contains(pe.Message, tt.msg) {
+				t.Errorf("error = line %d %q, want line %d containing %q", pe.Line, pe.Message, tt.line, tt.msg)
 			}
-			if strings.Contains(pe.Msg, "hunter2") || strings.Contains(pe.Msg, "sss") {
-				t.Errorf("error %q quotes a value", pe.Msg)
+			if strings.Contains(pe.Message, "hunter2") || strings.Contains(pe.Message, "sss") {
+				t.Errorf("error %q quotes a value", pe.Message)
 			}
 		})
 	}

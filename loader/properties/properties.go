@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	mprops "github.com/magiconair/properties"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Entry is one key=value pair as written in the file.
@@ -35,25 +37,11 @@ type Entry struct {
 	Comments []string
 }
 
-// Comment is a comment line with its position.
-type Comment struct {
-	Text string // text after the leading '#' or '!'
-	Line int
-}
-
 // File is a parsed properties file.
 type File struct {
-	Entries  []Entry   // every key in file order, duplicates included
-	Comments []Comment // every comment line in file order
+	Entries  []Entry       // every key in file order, duplicates included
+	Comments []doc.Comment // every comment line in file order (text after the leading '#' or '!')
 }
-
-// Error is a parse error at a line.
-type Error struct {
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // Last returns the map of keys to their last value, which is what Java keeps.
 func (f *File) Last() map[string]Entry {
@@ -79,12 +67,14 @@ const (
 	MaxLineBytes = 1 << 20
 )
 
-// Parse reads data. Bytes that are not UTF-8 are decoded as ISO-8859-1, as
+// Parse reads data. An error is a *doc.Error at a line (its File is
+// empty: the caller names the text). Bytes that are not UTF-8 are decoded as ISO-8859-1, as
 // Java's Properties.load(InputStream) does. A NUL byte means the file is not
 // text and is an error. Time and memory are linear in len(data).
 func Parse(data []byte) (*File, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, &Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Msg: "file contains a NUL byte; not a text properties file"}
+		return nil, &doc.Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Column: i - bytes.LastIndexByte(data[:i], '\n'),
+			Message: "file contains a NUL byte; not a text properties file"}
 	}
 	text := decode(data)
 	f, empty, err := scan(text)
@@ -163,7 +153,7 @@ func crossCheck(text string, f *File, empty []span) error {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		return &Error{Line: line, Msg: referenceMessage(strings.TrimPrefix(msg, "properties: "))}
+		return &doc.Error{Line: line, Message: referenceMessage(strings.TrimPrefix(msg, "properties: "))}
 	}
 	// Both must find the same keys in the same order of first occurrence
 	// (the order the loader keeps), each with the same final value. A
@@ -180,12 +170,12 @@ func crossCheck(text string, f *File, empty []span) error {
 		seen[e.Key] = true
 		v, ok := p.Get(e.Key)
 		if !ok || n >= len(ref) || ref[n] != e.Key || v != last[e.Key].Value {
-			return &Error{Line: e.Line, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(e.Key))}
+			return &doc.Error{Line: e.Line, Column: e.Column, Message: fmt.Sprintf("cannot read key %s consistently", Quote(e.Key))}
 		}
 		n++
 	}
 	if n < len(ref) {
-		return &Error{Line: 1, Msg: fmt.Sprintf("cannot read key %s consistently", Quote(ref[n]))}
+		return &doc.Error{Line: 1, Message: fmt.Sprintf("cannot read key %s consistently", Quote(ref[n]))}
 	}
 	return nil
 }
@@ -292,14 +282,14 @@ func scan(text string) (*File, []span, error) {
 			continue
 		}
 		if trimmed[0] == '#' || trimmed[0] == '!' {
-			c := Comment{Text: trimmed[1:], Line: r.n}
+			c := doc.Comment{Text: trimmed[1:], Line: r.n}
 			f.Comments = append(f.Comments, c)
 			pending = append(pending, c.Text)
 			continue
 		}
 		start, startOffset := r.n, r.start
 		if len(f.Entries) == MaxEntries {
-			return nil, nil, &Error{Line: start, Msg: fmt.Sprintf("more than %d keys in one file (the limit of keys per file)", MaxEntries)}
+			return nil, nil, &doc.Error{Line: start, Message: fmt.Sprintf("more than %d keys in one file (the limit of keys per file)", MaxEntries)}
 		}
 		col := len(raw) - len(trimmed) + 1
 		logical := trimmed
@@ -329,11 +319,11 @@ func scan(text string) (*File, []span, error) {
 			logical = b.String()
 		}
 		if len(logical) > MaxLineBytes {
-			return nil, nil, &Error{Line: start, Msg: fmt.Sprintf("logical line longer than %d bytes (the limit of one line)", MaxLineBytes)}
+			return nil, nil, &doc.Error{Line: start, Message: fmt.Sprintf("logical line longer than %d bytes (the limit of one line)", MaxLineBytes)}
 		}
 		key, value, err := splitKeyValue(logical)
 		if err != nil {
-			return nil, nil, &Error{Line: start, Msg: err.Error()}
+			return nil, nil, &doc.Error{Line: start, Message: err.Error()}
 		}
 		if key == "" {
 			empty = append(empty, span{startOffset, r.end()})

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	mprops "github.com/magiconair/properties"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 func TestParsePositionsAndValues(t *testing.T) {
@@ -78,9 +80,9 @@ func TestParseErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse([]byte(tt.src))
-			var pe *Error
+			var pe *doc.Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want *Error", err)
+				t.Fatalf("err = %v, want *doc.Error", err)
 			}
 			if pe.Line != tt.line {
 				t.Errorf("line = %d, want %d (%v)", pe.Line, tt.line, err)

@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Limits bound what evaluating one module may cost. A linted repository is
@@ -93,7 +95,7 @@ type budget struct {
 	work   int
 	start  int // work when the current top-level evaluation started
 	depth  int
-	notice *Error // the first limit hit; nil while within every limit
+	notice *doc.Error // the first limit hit; nil while within every limit
 }
 
 // errOverBudget is the error of a function call refused before it ran.
@@ -104,8 +106,8 @@ var errOverBudget = errors.New("over the evaluation budget")
 // entry per module says evaluation gave up, and where.
 func (m *module) over(what string, limit int, r hcl.Range) cty.Value {
 	if m.budget.notice == nil {
-		m.budget.notice = &Error{
-			File: r.Filename, Line: max(r.Start.Line, 1),
+		m.budget.notice = &doc.Error{
+			File: r.Filename, Line: max(r.Start.Line, 1), Column: r.Start.Column,
 			Message: fmt.Sprintf("Terraform evaluation gave up: %s exceeds the limit of %d; values computed from it are unknown", what, limit),
 		}
 	}
@@ -248,7 +250,7 @@ func (m *module) checkNumber(v cty.Value, r hcl.Range) cty.Value {
 // Brackets are counted over the raw text, those in strings and comments
 // included: a legitimate file is nowhere near the limit, and a count that
 // needs no parsing cannot itself be attacked.
-func nestingError(name string, data []byte, limit int) *Error {
+func nestingError(name string, data []byte, limit int) *doc.Error {
 	depth, line := 0, 1
 	for _, c := range data {
 		switch c {
@@ -257,7 +259,7 @@ func nestingError(name string, data []byte, limit int) *Error {
 		case '(', '[', '{':
 			depth++
 			if depth > limit {
-				return &Error{File: name, Line: line, Message: fmt.Sprintf("nesting deeper than %d levels; the file is not read", limit)}
+				return &doc.Error{File: name, Line: line, Message: fmt.Sprintf("nesting deeper than %d levels; the file is not read", limit)}
 			}
 		case ')', ']', '}':
 			depth = max(depth-1, 0)
@@ -273,7 +275,7 @@ func nestingError(name string, data []byte, limit int) *Error {
 // shorter ones. A heredoc is <<ID or <<-ID at the end of a line, up to a
 // line holding just ID; one that is never closed is not counted (HCL
 // rejects the file anyway).
-func heredocError(name string, data []byte, limit int) *Error {
+func heredocError(name string, data []byte, limit int) *doc.Error {
 	lines := bytes.Split(data, []byte("\n"))
 	total := 0 // the sum of the squares
 	for i := 0; i < len(lines); i++ {
@@ -289,7 +291,7 @@ func heredocError(name string, data []byte, limit int) *Error {
 			if bytes.Equal(bytes.TrimSpace(lines[j]), id) {
 				total += (j - i - 1) * (j - i - 1)
 				if total > limit*limit {
-					return &Error{File: name, Line: i + 1, Message: fmt.Sprintf("heredocs too long to parse (one of at most %d lines, or several shorter); the file is not read", limit)}
+					return &doc.Error{File: name, Line: i + 1, Message: fmt.Sprintf("heredocs too long to parse (one of at most %d lines, or several shorter); the file is not read", limit)}
 				}
 				i = j
 				break
@@ -317,7 +319,7 @@ func heredocID(id []byte) bool {
 // in Terraform (HCL's JSON reader silently keeps one of them). Syntax
 // errors are left to HCL, which reports them with its own message.
 // encoding/json's tokenizer is iterative, so the scan itself is linear.
-func jsonError(name string, data []byte, limit int) (refuse *Error, dups []*Error) {
+func jsonError(name string, data []byte, limit int) (refuse *doc.Error, dups []*doc.Error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	type frame struct {
 		object bool
@@ -352,7 +354,7 @@ func jsonError(name string, data []byte, limit int) (refuse *Error, dups []*Erro
 					top.expect = true
 				}
 				if len(stack) >= limit {
-					return &Error{File: name, Line: lineAt(start + 1), Message: fmt.Sprintf("nesting deeper than %d levels; the file is not read", limit)}, nil
+					return &doc.Error{File: name, Line: lineAt(start + 1), Message: fmt.Sprintf("nesting deeper than %d levels; the file is not read", limit)}, nil
 				}
 				stack = append(stack, &frame{object: t == '{', keys: map[string]int{}, expect: t == '{'})
 			default:
@@ -368,7 +370,7 @@ func jsonError(name string, data []byte, limit int) (refuse *Error, dups []*Erro
 				// its closing quote (keys hold no raw newlines).
 				l := lineAt(dec.InputOffset())
 				if prev, ok := top.keys[t]; ok {
-					dups = append(dups, &Error{File: name, Line: l, Message: fmt.Sprintf("duplicate key %q in a JSON object (first at line %d); Terraform rejects the file", t, prev)})
+					dups = append(dups, &doc.Error{File: name, Line: l, Message: fmt.Sprintf("duplicate key %q in a JSON object (first at line %d); Terraform rejects the file", t, prev)})
 					continue
 				}
 				top.keys[t] = l

@@ -15,6 +15,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // origin marks a value with where it was written. Marks travel with values
@@ -22,7 +24,7 @@ import (
 // marks), so a key built by join/format over a map is located at the map
 // entry that holds it.
 type origin struct {
-	pos  Pos
+	pos  doc.Location
 	expr string // the source text of the value's expression
 	// depth is 0 for a variable, local or tfvars assignment and grows by
 	// one per map or list level; the deepest origin is the most precise.
@@ -35,7 +37,7 @@ type origin struct {
 // lineTable maps the lines of a text to where each was written.
 type lineTable struct {
 	text []string
-	pos  []Pos
+	pos  []doc.Location
 }
 
 type valueCache struct {
@@ -51,8 +53,8 @@ const refPrefix = "kafkalint-ref:"
 // maxInstances bounds count/for_each expansion.
 const maxInstances = 256
 
-func (m *module) pos(r hcl.Range) Pos {
-	return Pos{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
+func (m *module) pos(r hcl.Range) doc.Location {
+	return doc.Location{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}
 }
 
 func (m *module) exprText(expr hcl.Expression) string {

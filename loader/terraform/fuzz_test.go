@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/kafkalint/kafkalint/loader/doc"
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
@@ -68,7 +69,7 @@ func FuzzHeredoc(f *testing.F) {
 		if b.PropertiesErr != nil {
 			t.Fatalf("unexpected error %+v", b.PropertiesErr)
 		}
-		got := map[string]Property{}
+		got := map[string]doc.Setting{}
 		for _, p := range b.Properties.Entries {
 			got[p.Key] = p
 		}
@@ -78,7 +79,7 @@ func FuzzHeredoc(f *testing.F) {
 		}
 		for k, e := range last {
 			p, ok := got[k]
-			if !ok || p.Value != e.Value || p.Pos.Line != e.Line+2 || p.Pos.File != "main.tf" {
+			if !ok || p.Value != e.Value || p.Loc.Line != e.Line+2 || p.Loc.File != "main.tf" {
 				t.Fatalf("key %q: got %+v, want value %q at line %d", k, p, e.Value, e.Line+2)
 			}
 		}
@@ -146,7 +147,7 @@ func checkLoad(t *testing.T, name, src string) {
 	defer timer.Stop()
 	res := Load([]File{{Name: name, Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{})
 	lines := strings.Count(src, "\n") + 2
-	check := func(what string, p Pos) {
+	check := func(what string, p doc.Location) {
 		if p.File != name && p.File != "terraform.tfvars" {
 			t.Fatalf("%s: position in %q", what, p.File)
 		}
@@ -155,21 +156,21 @@ func checkLoad(t *testing.T, name, src string) {
 		}
 	}
 	for _, e := range res.Errors {
-		check("error", Pos{File: e.File, Line: e.Line})
+		check("error", doc.Location{File: e.File, Line: e.Line})
 	}
 	for _, b := range res.Brokers {
-		check(b.Address, b.Pos)
+		check(b.Address, b.Loc)
 		for _, p := range b.Properties.Entries {
-			check(p.Key, p.Pos)
+			check(p.Key, p.Loc)
 		}
 		if b.PropertiesErr != nil {
-			check("properties error", Pos{File: b.PropertiesErr.File, Line: b.PropertiesErr.Line})
+			check("properties error", doc.Location{File: b.PropertiesErr.File, Line: b.PropertiesErr.Line})
 		}
 	}
 	for _, tp := range res.Topics {
-		check(tp.Address, tp.Pos)
+		check(tp.Address, tp.Loc)
 		for _, p := range tp.Config.Entries {
-			check(p.Key, p.Pos)
+			check(p.Key, p.Loc)
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Load reads one module directory's files.
@@ -20,7 +22,7 @@ func Load(files []File, opts Options) (res *Result) {
 	m := parse(files, opts)
 	res = &Result{Brokers: []*Brokers{}, Topics: []*Topic{}, Errors: m.errors, Comments: m.comments}
 	if res.Errors == nil {
-		res.Errors = []*Error{}
+		res.Errors = []*doc.Error{}
 	}
 	m.setup()
 	m.extract(res)
@@ -28,14 +30,14 @@ func Load(files []File, opts Options) (res *Result) {
 		res.Errors = append(res.Errors, m.budget.notice)
 	}
 	for name, cs := range res.Comments {
-		slices.SortFunc(cs, func(a, b Comment) int { return cmp.Compare(a.Line, b.Line) })
-		res.Comments[name] = slices.CompactFunc(cs, func(a, b Comment) bool { return a == b })
+		slices.SortFunc(cs, func(a, b doc.Comment) int { return cmp.Compare(a.Line, b.Line) })
+		res.Comments[name] = slices.CompactFunc(cs, func(a, b doc.Comment) bool { return a == b })
 	}
 	slices.SortFunc(res.Brokers, func(a, b *Brokers) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Address, b.Address), cmp.Compare(a.Group, b.Group))
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Loc.Line, b.Loc.Line), cmp.Compare(a.Address, b.Address), cmp.Compare(a.Group, b.Group))
 	})
 	slices.SortFunc(res.Topics, func(a, b *Topic) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Address, b.Address))
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Loc.Line, b.Loc.Line), cmp.Compare(a.Address, b.Address))
 	})
 	return res
 }
@@ -87,7 +89,7 @@ type unit struct {
 	addr string
 	typ  string
 	src  *source
-	pos  Pos
+	pos  doc.Location
 	body hcl.Body
 	// attrs are the block's attributes.
 	attrs hcl.Attributes
@@ -185,7 +187,7 @@ func (m *module) extract(res *Result) {
 		if b, ok := propsCache[u.id]; ok {
 			return b
 		}
-		b := &Brokers{Properties: Properties{Entries: []Property{}}}
+		b := &Brokers{Properties: Properties{Entries: []doc.Setting{}}}
 		if a, ok := u.attrs["server_properties"]; ok {
 			b.Properties, b.PropertiesErr = m.serverProperties(a.Expr, u.ctx, res)
 		}
@@ -194,8 +196,8 @@ func (m *module) extract(res *Result) {
 	}
 	for _, u := range m.resourceUnits(typeMSKCluster) {
 		b := &Brokers{
-			Address: u.addr, Source: typeMSKCluster, File: u.src.name, Pos: u.pos, Group: u.group(m),
-			Properties: Properties{Entries: []Property{}}, UnknownMultiplicity: u.inst.unknown,
+			Address: u.addr, Source: typeMSKCluster, File: u.src.name, Loc: u.pos, Group: u.group(m),
+			Properties: Properties{Entries: []doc.Setting{}}, UnknownMultiplicity: u.inst.unknown,
 		}
 		ci := blocks(u.body, "configuration_info")
 		switch {
@@ -215,7 +217,7 @@ func (m *module) extract(res *Result) {
 			}
 			used[cfg.id] = true
 			p := configProps(cfg)
-			b.Configuration, b.File, b.Pos = cfg.addr, cfg.src.name, cfg.pos
+			b.Configuration, b.File, b.Loc = cfg.addr, cfg.src.name, cfg.pos
 			b.Properties, b.PropertiesErr = p.Properties, p.PropertiesErr
 		}
 		b.BrokerCount = m.number(u.attrs["number_of_broker_nodes"], u.ctx, typeMSKCluster+".number_of_broker_nodes")
@@ -233,7 +235,7 @@ func (m *module) extract(res *Result) {
 		}
 		p := configProps(u)
 		b := &Brokers{
-			Address: u.addr, Source: typeMSKConfiguration, File: u.src.name, Pos: u.pos, Group: u.group(m),
+			Address: u.addr, Source: typeMSKConfiguration, File: u.src.name, Loc: u.pos, Group: u.group(m),
 			Properties: p.Properties, PropertiesErr: p.PropertiesErr, UnknownMultiplicity: u.inst.unknown,
 		}
 		if a, ok := u.attrs["kafka_versions"]; ok {
@@ -241,7 +243,7 @@ func (m *module) extract(res *Result) {
 				it := v.ElementIterator()
 				it.Next()
 				if _, e := it.Element(); e.Type() == cty.String {
-					b.KafkaVersion = &Value{Text: e.AsString(), Pos: m.pos(a.Expr.Range())}
+					b.KafkaVersion = &Value{Text: e.AsString(), Loc: m.pos(a.Expr.Range())}
 				}
 			}
 		}
@@ -259,15 +261,15 @@ func (m *module) extract(res *Result) {
 }
 
 // serverProperties renders and parses a server_properties expression.
-func (m *module) serverProperties(expr hcl.Expression, ctx *hcl.EvalContext, res *Result) (Properties, *Error) {
+func (m *module) serverProperties(expr hcl.Expression, ctx *hcl.EvalContext, res *Result) (Properties, *doc.Error) {
 	if v, _ := m.eval(expr, ctx, 0).Unmark(); v.IsKnown() && v.IsNull() {
-		return Properties{Entries: []Property{}}, nil
+		return Properties{Entries: []doc.Setting{}}, nil
 	}
 	b := m.newText()
 	m.textOf(expr, ctx, b)
 	props, comments, err := b.parse("server_properties", m.pos(expr.Range()))
-	for _, c := range comments {
-		res.Comments[c.File] = append(res.Comments[c.File], c)
+	for file, cs := range comments {
+		res.Comments[file] = append(res.Comments[file], cs...)
 	}
 	return props, err
 }
@@ -275,12 +277,12 @@ func (m *module) serverProperties(expr hcl.Expression, ctx *hcl.EvalContext, res
 // mapProperties renders a map of keys to values as the MSK modules do
 // (join("\n", [for k, v in map : format("%s = %s", k, v)])), each line at
 // its map entry.
-func (m *module) mapProperties(v cty.Value, expr hcl.Expression) (Properties, *Error) {
+func (m *module) mapProperties(v cty.Value, expr hcl.Expression) (Properties, *doc.Error) {
 	b := m.newText()
 	plain, marks := v.Unmark()
 	switch {
 	case plain.IsKnown() && plain.IsNull():
-		return Properties{Entries: []Property{}}, nil
+		return Properties{Entries: []doc.Setting{}}, nil
 	case !plain.IsKnown() || !isMapLike(plain):
 		m.valueText(v, expr, b)
 		return mustParse(b, m.pos(expr.Range()))
@@ -316,13 +318,13 @@ func (m *module) mapProperties(v cty.Value, expr hcl.Expression) (Properties, *E
 	return mustParse(b, base)
 }
 
-func mustParse(b *textBuilder, fallback Pos) (Properties, *Error) {
+func mustParse(b *textBuilder, fallback doc.Location) (Properties, *doc.Error) {
 	props, _, err := b.parse("server properties", fallback)
 	return props, err
 }
 
 // number evaluates a whole-number attribute.
-func (m *module) number(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *Number {
+func (m *module) number(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *doc.Count {
 	if a == nil {
 		return nil
 	}
@@ -330,7 +332,7 @@ func (m *module) number(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *
 	if !ok {
 		return nil
 	}
-	return &Number{Value: n, Text: m.exprText(a.Expr), Source: source, Pos: m.pos(a.Expr.Range())}
+	return &doc.Count{Value: n, Text: m.exprText(a.Expr), Source: source, Loc: m.pos(a.Expr.Range())}
 }
 
 func intOf(v cty.Value) (int, bool) {
@@ -348,7 +350,7 @@ func intOf(v cty.Value) (int, bool) {
 }
 
 // length is the number of elements of a list attribute, when known.
-func (m *module) length(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *Number {
+func (m *module) length(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *doc.Count {
 	if a == nil {
 		return nil
 	}
@@ -356,7 +358,7 @@ func (m *module) length(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *
 	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
 		return nil
 	}
-	return &Number{Value: v.LengthInt(), Text: m.exprText(a.Expr), Source: source, Pos: m.pos(a.Expr.Range())}
+	return &doc.Count{Value: v.LengthInt(), Text: m.exprText(a.Expr), Source: source, Loc: m.pos(a.Expr.Range())}
 }
 
 // value evaluates a scalar attribute to text; unknown values keep their
@@ -383,9 +385,9 @@ func (m *module) valueOf(v cty.Value, expr hcl.Expression) *Value {
 	}
 	s, err := convert.Convert(plain, cty.String)
 	if err != nil || !s.IsKnown() || strings.Contains(s.AsString(), refPrefix) {
-		return &Value{Text: text, Unknown: true, Pos: p}
+		return &Value{Text: text, Unknown: true, Loc: p}
 	}
-	return &Value{Text: s.AsString(), Pos: p, Sensitive: isSensitive(marks)}
+	return &Value{Text: s.AsString(), Loc: p, Sensitive: isSensitive(marks)}
 }
 
 // environment looks for a tag named environment or env, then for the
@@ -414,15 +416,15 @@ func (m *module) environment(tags *hcl.Attribute, ctx *hcl.EvalContext) *Value {
 			if o := originOf(marks); o != nil {
 				p = o.pos
 			}
-			return &Value{Text: v.AsString(), Pos: p}
+			return &Value{Text: v.AsString(), Loc: p}
 		}
 	}
 	return nil
 }
 
 // flatten lists the attributes of some nested blocks as dotted paths.
-func (m *module) flatten(body hcl.Body, ctx *hcl.EvalContext, types ...string) []Property {
-	var out []Property
+func (m *module) flatten(body hcl.Body, ctx *hcl.EvalContext, types ...string) []doc.Setting {
+	var out []doc.Setting
 	var walk func(prefix string, body hcl.Body)
 	walk = func(prefix string, body hcl.Body) {
 		sb, ok := body.(*hclsyntax.Body)
@@ -435,7 +437,7 @@ func (m *module) flatten(body hcl.Body, ctx *hcl.EvalContext, types ...string) [
 		for _, blk := range sb.Blocks {
 			name := blk.Type
 			if blk.Type == "dynamic" && len(blk.Labels) == 1 {
-				out = append(out, Property{Key: prefix + blk.Labels[0], Pos: m.pos(blk.TypeRange), Unknown: true, Expr: "dynamic \"" + blk.Labels[0] + "\""})
+				out = append(out, doc.Setting{Key: prefix + blk.Labels[0], Loc: m.pos(blk.TypeRange), Unknown: true, Expr: "dynamic \"" + blk.Labels[0] + "\""})
 				continue
 			}
 			walk(prefix+name+".", blk.Body)
@@ -450,14 +452,14 @@ func (m *module) flatten(body hcl.Body, ctx *hcl.EvalContext, types ...string) [
 }
 
 // property renders a value as a Kafka-style string.
-func (m *module) property(key string, v cty.Value, expr hcl.Expression, p Pos) Property {
+func (m *module) property(key string, v cty.Value, expr hcl.Expression, p doc.Location) doc.Setting {
 	plain, marks := v.UnmarkDeep()
 	prop := m.propertyOf(key, plain, marks, expr, p)
 	prop.Sensitive = isSensitive(marks) && !prop.Unknown
 	return prop
 }
 
-func (m *module) propertyOf(key string, plain cty.Value, marks cty.ValueMarks, expr hcl.Expression, p Pos) Property {
+func (m *module) propertyOf(key string, plain cty.Value, marks cty.ValueMarks, expr hcl.Expression, p doc.Location) doc.Setting {
 	text := strings.Join(strings.Fields(m.exprText(expr)), " ")
 	if o := originOf(marks); o != nil && o.depth > 0 {
 		p = o.pos
@@ -465,12 +467,12 @@ func (m *module) propertyOf(key string, plain cty.Value, marks cty.ValueMarks, e
 			text = o.expr
 		}
 	}
-	unknown := Property{Key: key, Value: "${" + text + "}", Pos: p, Unknown: true, Expr: "${" + text + "}"}
+	unknown := doc.Setting{Key: key, Value: "${" + text + "}", Loc: p, Unknown: true, Expr: "${" + text + "}"}
 	if !plain.IsWhollyKnown() {
 		return unknown
 	}
 	if plain.IsNull() {
-		return Property{Key: key, Value: "", Pos: p}
+		return doc.Setting{Key: key, Value: "", Loc: p}
 	}
 	if plain.Type().IsListType() || plain.Type().IsTupleType() || plain.Type().IsSetType() {
 		var parts []string
@@ -482,25 +484,25 @@ func (m *module) propertyOf(key string, plain cty.Value, marks cty.ValueMarks, e
 			}
 			parts = append(parts, s.AsString())
 		}
-		return Property{Key: key, Value: strings.Join(parts, ","), Pos: p}
+		return doc.Setting{Key: key, Value: strings.Join(parts, ","), Loc: p}
 	}
 	s, err := convert.Convert(plain, cty.String)
 	if err != nil {
 		if js, err := ctyjson.Marshal(plain, plain.Type()); err == nil {
-			return Property{Key: key, Value: string(js), Pos: p}
+			return doc.Setting{Key: key, Value: string(js), Loc: p}
 		}
 		return unknown
 	}
 	if strings.Contains(s.AsString(), refPrefix) {
 		return unknown
 	}
-	return Property{Key: key, Value: s.AsString(), Pos: p}
+	return doc.Setting{Key: key, Value: s.AsString(), Loc: p}
 }
 
 // configMap reads a topic's config map: each key at its map entry.
 func (m *module) configMap(a *hcl.Attribute, ctx *hcl.EvalContext) Properties {
 	if a == nil {
-		return Properties{Entries: []Property{}}
+		return Properties{Entries: []doc.Setting{}}
 	}
 	// configs = jsonencode({...}) (aws_msk_topic): read the map itself.
 	if call, ok := a.Expr.(*hclsyntax.FunctionCallExpr); ok && call.Name == "jsonencode" && len(call.Args) == 1 {
@@ -514,7 +516,7 @@ func (m *module) configValue(v cty.Value, expr hcl.Expression) Properties {
 	if plain, marks := v.Unmark(); plain.IsKnown() && !plain.IsNull() && plain.Type() == cty.String {
 		decoded, err := stdlib.JSONDecode(cty.StringVal(plain.AsString()))
 		if err != nil {
-			return Properties{Entries: []Property{}, Incomplete: true, Unresolved: []string{m.exprText(expr)}}
+			return Properties{Entries: []doc.Setting{}, Incomplete: true, Unresolved: []string{m.exprText(expr)}}
 		}
 		v = decoded.WithMarks(marks)
 	}
@@ -523,7 +525,7 @@ func (m *module) configValue(v cty.Value, expr hcl.Expression) Properties {
 
 // mapEntries turns a map value into properties located at their entries.
 func (m *module) mapEntries(v cty.Value, expr hcl.Expression) Properties {
-	props := Properties{Entries: []Property{}}
+	props := Properties{Entries: []doc.Setting{}}
 	plain, marks := v.Unmark()
 	if plain.IsKnown() && plain.IsNull() {
 		return props
@@ -548,8 +550,8 @@ func (m *module) mapEntries(v cty.Value, expr hcl.Expression) Properties {
 		}
 		props.Entries = append(props.Entries, m.property(k.AsString(), e, expr, fallback))
 	}
-	slices.SortStableFunc(props.Entries, func(a, b Property) int {
-		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
+	slices.SortStableFunc(props.Entries, func(a, b doc.Setting) int {
+		return cmp.Or(cmp.Compare(a.Loc.File, b.Loc.File), cmp.Compare(a.Loc.Line, b.Loc.Line), cmp.Compare(a.Loc.Column, b.Loc.Column))
 	})
 	return props
 }

@@ -14,6 +14,7 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/kafkalint/kafkalint/loader/doc"
 	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
@@ -134,8 +135,8 @@ type module struct {
 	resources []*resource
 	calls     []*moduleCall
 	providers []*provider
-	errors    []*Error
-	comments  map[string][]Comment
+	errors    []*doc.Error
+	comments  map[string][]doc.Comment
 	// traversals are every variable reference of the config files.
 	traversals []hcl.Traversal
 	// assigned are the tfvars assignments, last one wins.
@@ -218,7 +219,7 @@ var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 func parse(files []File, opts Options) *module {
 	m := &module{
 		opts: opts, limits: opts.Limits.withDefaults(), sources: map[string]*source{}, variables: map[string][]*variable{},
-		locals: map[string][]*local{}, comments: map[string][]Comment{},
+		locals: map[string][]*local{}, comments: map[string][]doc.Comment{},
 		assigned: map[string]*assignment{}, ctxs: map[*source]*hcl.EvalContext{},
 	}
 	sorted := slices.Clone(files)
@@ -289,30 +290,40 @@ func parse(files []File, opts Options) *module {
 	return m
 }
 
+// endOf is where r ends: the line and column just past its last
+// character, as HCL (and SARIF) count; none for an empty range.
+func endOf(r hcl.Range) (line, column int) {
+	if r.End.Byte <= r.Start.Byte {
+		return 0, 0
+	}
+	return r.End.Line, r.End.Column
+}
+
 // firstError turns the first error diagnostic into an Error with HCL's own
 // message.
-func firstError(file string, diags hcl.Diagnostics) *Error {
+func firstError(file string, diags hcl.Diagnostics) *doc.Error {
 	for _, d := range diags {
 		if d.Severity != hcl.DiagError {
 			continue
-		}
-		line := 1
-		if d.Subject != nil {
-			line = d.Subject.Start.Line
 		}
 		msg := d.Summary
 		if d.Detail != "" {
 			msg += ": " + d.Detail
 		}
-		return &Error{File: file, Line: line, Message: "invalid HCL: " + msg}
+		e := &doc.Error{File: file, Line: 1, Message: "invalid HCL: " + msg}
+		if r := d.Subject; r != nil {
+			e.Line, e.Column = r.Start.Line, r.Start.Column
+			e.EndLine, e.EndColumn = endOf(*r)
+		}
+		return e
 	}
 	return nil
 }
 
 // hclComments lists the comments of a native-syntax file.
-func hclComments(data []byte, name string) []Comment {
+func hclComments(data []byte, name string) []doc.Comment {
 	toks, _ := hclsyntax.LexConfig(data, name, hcl.InitialPos)
-	var out []Comment
+	var out []doc.Comment
 	codeLine := 0 // last line holding a non-comment token
 	for _, t := range toks {
 		switch t.Type {
@@ -326,7 +337,7 @@ func hclComments(data []byte, name string) []Comment {
 			case strings.HasPrefix(text, "/*"):
 				text = strings.TrimSuffix(text[2:], "*/")
 			}
-			out = append(out, Comment{File: name, Line: t.Range.Start.Line, Text: strings.TrimSpace(text), Trailing: codeLine == t.Range.Start.Line})
+			out = append(out, doc.Comment{Line: t.Range.Start.Line, Text: strings.TrimSpace(text), Trailing: codeLine == t.Range.Start.Line})
 		case hclsyntax.TokenNewline, hclsyntax.TokenEOF:
 		default:
 			codeLine = t.Range.End.Line

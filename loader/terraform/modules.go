@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // moduleBrokers reads a call of a well-known MSK module: the module's
@@ -52,8 +54,8 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 		}
 		var topics []*Topic
 		b := &Brokers{
-			Address: in.addr, Source: "module " + kind, File: c.src.name, Pos: m.pos(c.block.DefRange), Group: u.group(m),
-			Properties: Properties{Entries: []Property{}}, UnknownMultiplicity: in.unknown,
+			Address: in.addr, Source: "module " + kind, File: c.src.name, Loc: m.pos(c.block.DefRange), Group: u.group(m),
+			Properties: Properties{Entries: []doc.Setting{}}, UnknownMultiplicity: in.unknown,
 		}
 		var propsArg string
 		switch kind {
@@ -88,7 +90,7 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 			}
 			b.Zones = m.length(c.attrs[subnets], ictx, subnets)
 			if b.BrokerCount == nil && b.Zones != nil {
-				perZone, at := 1, b.Zones.Pos // the module's default: one broker per zone
+				perZone, at := 1, b.Zones.Loc // the module's default: one broker per zone
 				if a, ok := c.attrs["broker_per_zone"]; ok {
 					perZone, at = 0, m.pos(a.Expr.Range())
 					if n, ok := intOf(m.eval(a.Expr, ictx, 0)); ok {
@@ -96,8 +98,8 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 					}
 				}
 				if perZone > 0 {
-					b.BrokerCount = &Number{
-						Value: perZone * b.Zones.Value, Pos: at,
+					b.BrokerCount = &doc.Count{
+						Value: perZone * b.Zones.Value, Loc: at,
 						Text:   fmt.Sprintf("broker_per_zone (%d) × length(%s) (%d)", perZone, subnets, b.Zones.Value),
 						Source: kind + " broker_per_zone × length(" + subnets + ")",
 					}
@@ -126,10 +128,10 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 }
 
 // flattenValue lists an object-valued input as dotted paths.
-func (m *module) flattenValue(prefix string, v cty.Value, a *hcl.Attribute) []Property {
+func (m *module) flattenValue(prefix string, v cty.Value, a *hcl.Attribute) []doc.Setting {
 	plain, _ := v.Unmark()
 	if plain.IsKnown() && !plain.IsNull() && plain.Type().IsObjectType() {
-		var out []Property
+		var out []doc.Setting
 		for it := plain.ElementIterator(); it.Next(); {
 			k, e := it.Element()
 			out = append(out, m.flattenValue(prefix+"."+k.AsString(), e, a)...)
@@ -139,7 +141,7 @@ func (m *module) flattenValue(prefix string, v cty.Value, a *hcl.Attribute) []Pr
 	if plain.IsKnown() && plain.IsNull() {
 		return nil
 	}
-	return []Property{m.property(prefix, v, a.Expr, m.pos(a.Expr.Range()))}
+	return []doc.Setting{m.property(prefix, v, a.Expr, m.pos(a.Expr.Range()))}
 }
 
 // moduleTopics reads the topics input of terraform-aws-modules: an
@@ -160,8 +162,8 @@ func (m *module) moduleTopics(addr, group string, c *moduleCall, v cty.Value, a 
 		}
 		t := &Topic{
 			Address: fmt.Sprintf("%s.aws_msk_topic.this[%q]", addr, k.AsString()), Source: "module " + knownModule(c.source) + " topics",
-			File: p.File, Pos: p, Group: group, Config: Properties{Entries: []Property{}},
-			Name: Value{Text: k.AsString(), Pos: p},
+			File: p.File, Loc: p, Group: group, Config: Properties{Entries: []doc.Setting{}},
+			Name: Value{Text: k.AsString(), Loc: p},
 		}
 		attr := func(name string) (cty.Value, bool) {
 			if !entry.IsKnown() || entry.IsNull() || !entry.Type().IsObjectType() || !entry.Type().HasAttribute(name) {
@@ -191,8 +193,8 @@ func (m *module) moduleTopics(addr, group string, c *moduleCall, v cty.Value, a 
 // topic reads a topic resource instance.
 func (m *module) topic(u *unit) *Topic {
 	t := &Topic{
-		Address: u.addr, Source: u.typ, File: u.src.name, Pos: u.pos, UnknownMultiplicity: u.inst.unknown,
-		Config: Properties{Entries: []Property{}},
+		Address: u.addr, Source: u.typ, File: u.src.name, Loc: u.pos, UnknownMultiplicity: u.inst.unknown,
+		Config: Properties{Entries: []doc.Setting{}},
 	}
 	first := func(names ...string) *hcl.Attribute {
 		for _, n := range names {
@@ -206,7 +208,7 @@ func (m *module) topic(u *unit) *Topic {
 		if v := m.value(first(names...), u.ctx); v != nil {
 			t.Name = *v
 		} else {
-			t.Name = Value{Text: u.addr, Unknown: true, Pos: u.pos}
+			t.Name = Value{Text: u.addr, Unknown: true, Loc: u.pos}
 		}
 	}
 	switch u.typ {
@@ -218,7 +220,7 @@ func (m *module) topic(u *unit) *Topic {
 		t.Group = m.providerGroup(u, "kafka", "bootstrap_servers", "brokers", "hosts")
 	case typeConfluentTopic:
 		name("topic_name")
-		t.ReplicationFactor = &Value{Text: strconv.Itoa(confluentReplicationFactor), Pos: u.pos}
+		t.ReplicationFactor = &Value{Text: strconv.Itoa(confluentReplicationFactor), Loc: u.pos}
 		t.RFFixed = true
 		t.Partitions = m.value(first("partitions_count"), u.ctx)
 		t.Config = m.configMap(first("config"), u.ctx)

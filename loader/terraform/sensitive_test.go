@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // TestSensitiveVariables follows a variable declared sensitive = true
@@ -74,7 +76,7 @@ resource "kafka_topic" "m" {
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors: %+v", res.Errors)
 	}
-	got := map[string]Property{}
+	got := map[string]doc.Setting{}
 	for _, b := range res.Brokers {
 		for _, e := range b.Properties.Entries {
 			got[e.Key] = e
@@ -107,7 +109,7 @@ resource "kafka_topic" "m" {
 	}
 }
 
-func keysOf(m map[string]Property) string {
+func keysOf(m map[string]doc.Setting) string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 
+	"github.com/kafkalint/kafkalint/loader/doc"
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
@@ -37,7 +38,7 @@ type textBuilder struct {
 // linePos is where a line of the text was written: the position of its
 // first non-blank character.
 type linePos struct {
-	pos Pos
+	pos doc.Location
 	set bool
 	// own: the line is a whole line of the source (a heredoc line), so a
 	// comment there is a comment of the source file.
@@ -54,7 +55,7 @@ func (m *module) newText() *textBuilder {
 
 // write appends s; at moves to the piece line and column of the character
 // and returns its position.
-func (b *textBuilder) write(s string, at func(line, col int) (Pos, bool)) {
+func (b *textBuilder) write(s string, at func(line, col int) (doc.Location, bool)) {
 	if b.gaveUp {
 		return
 	}
@@ -93,28 +94,28 @@ func (b *textBuilder) write(s string, at func(line, col int) (Pos, bool)) {
 func (b *textBuilder) addLiteral(lit string, r hcl.Range) {
 	src := b.m.sources[r.Filename]
 	aligned := src != nil && strings.Count(lit, "\n") == r.End.Line-r.Start.Line
-	b.write(lit, func(line, col int) (Pos, bool) {
+	b.write(lit, func(line, col int) (doc.Location, bool) {
 		if !aligned {
-			return Pos{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}, false
+			return doc.Location{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column}, false
 		}
 		l := r.Start.Line + line
 		if line == 0 {
-			return Pos{File: r.Filename, Line: l, Column: r.Start.Column + col}, r.Start.Column+col == src.firstColumn(l)
+			return doc.Location{File: r.Filename, Line: l, Column: r.Start.Column + col}, r.Start.Column+col == src.firstColumn(l)
 		}
-		return Pos{File: r.Filename, Line: l, Column: src.firstColumn(l)}, true
+		return doc.Location{File: r.Filename, Line: l, Column: src.firstColumn(l)}, true
 	})
 }
 
 // addValue appends an evaluated string, located by its origin: line by line
 // when the origin is a multi-line template, else at the origin (or at
 // fallback when the value has none).
-func (b *textBuilder) addValue(s string, o *origin, fallback Pos) {
+func (b *textBuilder) addValue(s string, o *origin, fallback doc.Location) {
 	if o == nil {
-		b.write(s, func(int, int) (Pos, bool) { return fallback, false })
+		b.write(s, func(int, int) (doc.Location, bool) { return fallback, false })
 		return
 	}
 	if o.lines == nil {
-		b.write(s, func(int, int) (Pos, bool) { return o.pos, false })
+		b.write(s, func(int, int) (doc.Location, bool) { return o.pos, false })
 		return
 	}
 	// Align the value's lines with the template's: a function such as
@@ -136,12 +137,12 @@ func (b *textBuilder) addValue(s string, o *origin, fallback Pos) {
 			}
 		}
 	}
-	b.write(s, func(line, _ int) (Pos, bool) { return at[line].pos, at[line].own })
+	b.write(s, func(line, _ int) (doc.Location, bool) { return at[line].pos, at[line].own })
 }
 
 // addMarked is addValue for a value that may be sensitive: every line it
 // writes to is then sensitive.
-func (b *textBuilder) addMarked(s string, o *origin, fallback Pos, sensitive bool) {
+func (b *textBuilder) addMarked(s string, o *origin, fallback doc.Location, sensitive bool) {
 	first := len(b.lines) - 1
 	b.addValue(s, o, fallback)
 	if sensitive {
@@ -153,11 +154,11 @@ func (b *textBuilder) addMarked(s string, o *origin, fallback Pos, sensitive boo
 
 // addUnknown appends a placeholder for an expression that cannot be
 // resolved.
-func (b *textBuilder) addUnknown(expr string, p Pos) {
+func (b *textBuilder) addUnknown(expr string, p doc.Location) {
 	expr = strings.Join(strings.Fields(expr), " ")
 	token := fmt.Sprintf("${kafkalint_unknown_%d}", len(b.unknown))
 	b.unknown = append(b.unknown, expr)
-	b.write(token, func(int, int) (Pos, bool) { return p, false })
+	b.write(token, func(int, int) (doc.Location, bool) { return p, false })
 }
 
 func (b *textBuilder) table() *lineTable {
@@ -165,7 +166,7 @@ func (b *textBuilder) table() *lineTable {
 	for _, l := range b.lines {
 		p := l.pos
 		if !l.set || !l.own {
-			p = Pos{}
+			p = doc.Location{}
 		}
 		t.pos = append(t.pos, p)
 	}
@@ -333,7 +334,7 @@ func (m *module) elementText(expr hcl.Expression, ctx *hcl.EvalContext, b *textB
 }
 
 // reserve registers a placeholder without writing it.
-func (b *textBuilder) reserve(expr string, _ Pos) string {
+func (b *textBuilder) reserve(expr string, _ doc.Location) string {
 	expr = strings.Join(strings.Fields(expr), " ")
 	token := fmt.Sprintf("${kafkalint_unknown_%d}", len(b.unknown))
 	b.unknown = append(b.unknown, expr)
@@ -375,8 +376,9 @@ func (m *module) valueText(v cty.Value, expr hcl.Expression, b *textBuilder) {
 }
 
 // parse reads the text as Java properties and locates every key.
-func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *Error) {
-	props := Properties{Entries: []Property{}}
+// Comments are listed by the file their lines are written in.
+func (b *textBuilder) parse(what string, fallback doc.Location) (Properties, map[string][]doc.Comment, *doc.Error) {
+	props := Properties{Entries: []doc.Setting{}}
 	if b.gaveUp {
 		props.Incomplete = true
 		props.Unresolved = []string{"(text over the evaluation limits)"}
@@ -392,12 +394,12 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 	pf, err := properties.Parse([]byte(text))
 	if err != nil {
 		line, msg := 0, err.Error()
-		var pe *properties.Error
+		var pe *doc.Error
 		if errors.As(err, &pe) {
-			line, msg = pe.Line, pe.Msg
+			line, msg = pe.Line, pe.Message
 		}
 		p := posOf(line).pos
-		return props, nil, &Error{File: p.File, Line: p.Line, Message: fmt.Sprintf("invalid %s: %s", what, msg)}
+		return props, nil, &doc.Error{File: p.File, Line: p.Line, Message: fmt.Sprintf("invalid %s: %s", what, msg)}
 	}
 	resolve := func(s string) (string, bool) {
 		found := false
@@ -412,7 +414,7 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 		return out, found
 	}
 	index := map[string]int{}
-	earlier := map[string][]Pos{}
+	earlier := map[string][]doc.Location{}
 	for _, e := range pf.Entries {
 		lp := posOf(e.Line)
 		p := lp.pos
@@ -425,7 +427,7 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 			continue
 		}
 		value, unknown := resolve(e.Value)
-		prop := Property{Key: e.Key, Value: value, Pos: p, Unknown: unknown, Sensitive: b.sensitiveEntry(e)}
+		prop := doc.Setting{Key: e.Key, Value: value, Loc: p, Unknown: unknown, Sensitive: b.sensitiveEntry(e)}
 		if unknown {
 			prop.Expr = value
 		}
@@ -433,19 +435,19 @@ func (b *textBuilder) parse(what string, fallback Pos) (Properties, []Comment, *
 			// Every duplicate shares one array of earlier positions (a
 			// full slice expression, so appends never show through): a
 			// copy per duplicate would be quadratic in the repetitions.
-			earlier[e.Key] = append(earlier[e.Key], props.Entries[i].Pos)
+			earlier[e.Key] = append(earlier[e.Key], props.Entries[i].Loc)
 			prev := earlier[e.Key]
-			props.Duplicates = append(props.Duplicates, Duplicate{Key: e.Key, Pos: p, Previous: prev[:len(prev):len(prev)]})
+			props.Duplicates = append(props.Duplicates, doc.Duplicate{Key: e.Key, Loc: p, Previous: prev[:len(prev):len(prev)]})
 			props.Entries[i] = prop
 			continue
 		}
 		index[e.Key] = len(props.Entries)
 		props.Entries = append(props.Entries, prop)
 	}
-	var comments []Comment
+	comments := map[string][]doc.Comment{}
 	for _, c := range pf.Comments {
 		if lp := posOf(c.Line); lp.set && lp.own {
-			comments = append(comments, Comment{File: lp.pos.File, Line: lp.pos.Line, Text: strings.TrimSpace(c.Text)})
+			comments[lp.pos.File] = append(comments[lp.pos.File], doc.Comment{Line: lp.pos.Line, Text: strings.TrimSpace(c.Text)})
 		}
 	}
 	return props, comments, nil

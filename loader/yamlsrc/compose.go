@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Image families whose environment the loader can map to Kafka keys.
@@ -24,12 +26,12 @@ type image struct {
 	name     string // last path segment, e.g. cp-server
 	tag      string
 	resolved bool // no unknown variable in the repository part
-	pos      Pos
+	pos      doc.Location
 }
 
 var tagRE = regexp.MustCompile(`^\w[\w.-]*$`)
 
-func parseImage(ref string, unknown bool, p Pos) image {
+func parseImage(ref string, unknown bool, p doc.Location) image {
 	im := image{ref: ref, pos: p}
 	repo := ref
 	if i := strings.Index(repo, "@"); i >= 0 { // digest
@@ -171,7 +173,7 @@ type envVar struct {
 	value   string
 	unknown bool
 	expr    string
-	pos     Pos
+	pos     doc.Location
 }
 
 // IsCompose reports a compose file: a top-level `services` mapping.
@@ -181,7 +183,7 @@ func IsCompose(f *File) bool {
 
 // composeNode is one Kafka service while the file is read.
 type composeNode struct {
-	unit  Unit
+	unit  doc.Doc
 	roles []string
 	known bool // roles known
 	n     int  // containers (deploy.replicas, scale, else 1)
@@ -189,10 +191,10 @@ type composeNode struct {
 }
 
 // Compose reads a docker-compose file. vars are the variables of the .env
-// file beside it. It returns no units when no service runs Kafka. Services
+// file beside it. It returns no docs when no service runs Kafka. Services
 // that share a ZooKeeper ensemble or a controller quorum endpoint are one
 // cluster; a file may hold several (a source and a target cluster).
-func Compose(f *File, vars map[string]string) []Unit {
+func Compose(f *File, vars map[string]string) []doc.Doc {
 	if !IsCompose(f) {
 		return nil
 	}
@@ -212,7 +214,7 @@ func Compose(f *File, vars map[string]string) []Unit {
 		return nil
 	}
 	clusters := composeClusters(nodes)
-	var units []Unit
+	var units []doc.Doc
 	for _, members := range clusters {
 		g := group
 		if len(clusters) > 1 {
@@ -228,7 +230,7 @@ func Compose(f *File, vars map[string]string) []Unit {
 			units[first].ControllerCount = composeCount(members, "controller")
 		}
 	}
-	return units
+	return filed(units, f)
 }
 
 // composeService reads one service, or returns nil when it does not run a
@@ -249,16 +251,16 @@ func composeService(f *File, svc entry, vars map[string]string) *composeNode {
 	if family == "" || !startsServer(s) {
 		return nil
 	}
-	u := Unit{Kind: KindNode, Format: "compose", Name: svc.key(), Pos: pos(f.Name, svc.Key)}
+	u := doc.Doc{Kind: doc.KindNode, Format: "compose", Name: svc.key(), Loc: pos(f.Name, svc.Key)}
 	seen := map[string]int{}
 	for _, e := range env {
 		key := envKey(family, e.name)
 		if key == "" || (family == imageBitnami && e.value == "" && !e.unknown) {
 			continue
 		}
-		st := Setting{Key: key, Value: e.value, Pos: e.pos, Unknown: e.unknown, Expr: e.expr, Origin: e.name}
+		st := doc.Setting{Key: key, Value: e.value, Loc: e.pos, Unknown: e.unknown, Expr: e.expr, Origin: e.name}
 		if i, ok := seen[key]; ok {
-			u.Duplicates = append(u.Duplicates, Duplicate{Key: key, Pos: e.pos, Previous: []Pos{u.Settings[i].Pos}})
+			u.Duplicates = append(u.Duplicates, doc.Duplicate{Key: key, Loc: e.pos, Previous: []doc.Location{u.Settings[i].Loc}})
 			u.Settings[i] = st
 			continue
 		}
@@ -267,11 +269,11 @@ func composeService(f *File, svc entry, vars map[string]string) *composeNode {
 	}
 	for _, d := range dups {
 		if key := envKey(family, d.Key); key != "" {
-			u.Duplicates = append(u.Duplicates, Duplicate{Key: key, Pos: withFile(f.Name, d.Pos), Previous: filePositions(f.Name, d.Previous)})
+			u.Duplicates = append(u.Duplicates, doc.Duplicate{Key: key, Loc: withFile(f.Name, d.Loc), Previous: filePositions(f.Name, d.Previous)})
 		}
 	}
 	if v, ok := im.kafkaVersion(); ok {
-		u.KafkaVersion = &Count{Text: v, Source: "image " + im.ref, Pos: im.pos}
+		u.KafkaVersion = &doc.Count{Text: v, Source: "image " + im.ref, Loc: im.pos}
 	}
 	// The Bitnami image fills the controller quorum from its bundled
 	// server.properties when the environment does not set it.
@@ -286,14 +288,14 @@ func composeService(f *File, svc entry, vars map[string]string) *composeNode {
 	if base := configFileOf(family, s); base != "" {
 		for _, key := range sampleConfigKeys {
 			if !hasKey(u.Settings, key) {
-				u.Settings = append(u.Settings, Setting{Key: key, Value: "${" + key + "}", Unknown: true,
-					Expr: "(" + base + ")", Pos: u.Pos, Origin: base})
+				u.Settings = append(u.Settings, doc.Setting{Key: key, Value: "${" + key + "}", Unknown: true,
+					Expr: "(" + base + ")", Loc: u.Loc, Origin: base})
 			}
 		}
 	}
 	n, written, rp := serviceReplicas(f, s)
 	if written {
-		u.Replicas = &Count{Value: n, Text: strconv.Itoa(n), Source: svc.key() + " replicas", Pos: rp}
+		u.Replicas = &doc.Count{Value: n, Text: strconv.Itoa(n), Source: svc.key() + " replicas", Loc: rp}
 	}
 	node := &composeNode{unit: u, n: n}
 	node.roles, node.known = serviceRoles(u.Settings)
@@ -358,7 +360,7 @@ func startsServer(s *yaml.Node) bool {
 // ensemble, the endpoints of its controller quorum, and for a controller
 // the endpoints other services reach it at (service name, hostname,
 // container name and network aliases with its controller port).
-func composeKeys(name string, s *yaml.Node, ss []Setting, roles []string) []string {
+func composeKeys(name string, s *yaml.Node, ss []doc.Setting, roles []string) []string {
 	get := func(key string) (string, bool) {
 		for _, st := range ss {
 			if st.Key == key && !st.Unknown {
@@ -483,16 +485,16 @@ func composeClusters(nodes []*composeNode) [][]*composeNode {
 }
 
 // composeCount adds the containers of the services with a role.
-func composeCount(members []*composeNode, role string) *Count {
+func composeCount(members []*composeNode, role string) *doc.Count {
 	var names []string
 	total := 0
-	var first *Pos
+	var first *doc.Location
 	for _, m := range members {
 		if slices.Contains(m.roles, role) {
 			total += m.n
 			names = append(names, m.unit.Name)
 			if first == nil {
-				p := m.unit.Pos
+				p := m.unit.Loc
 				first = &p
 			}
 		}
@@ -500,19 +502,19 @@ func composeCount(members []*composeNode, role string) *Count {
 	if first == nil {
 		return nil
 	}
-	return &Count{Value: total, Text: strconv.Itoa(total), Source: fmt.Sprintf("compose services with the %s role (%s)", role, strings.Join(names, ", ")), Pos: *first}
+	return &doc.Count{Value: total, Text: strconv.Itoa(total), Source: fmt.Sprintf("compose services with the %s role (%s)", role, strings.Join(names, ", ")), Loc: *first}
 }
 
-func filePositions(file string, ps []Pos) []Pos {
-	out := make([]Pos, len(ps))
+func filePositions(file string, ps []doc.Location) []doc.Location {
+	out := make([]doc.Location, len(ps))
 	for i, p := range ps {
 		out[i] = withFile(file, p)
 	}
 	return out
 }
 
-func hasKey(ss []Setting, key string) bool {
-	return slices.ContainsFunc(ss, func(s Setting) bool { return s.Key == key })
+func hasKey(ss []doc.Setting, key string) bool {
+	return slices.ContainsFunc(ss, func(s doc.Setting) bool { return s.Key == key })
 }
 
 // familyFromEnv decides how to read a service whose image cannot be
@@ -538,7 +540,7 @@ func familyFromEnv(env []envVar) string {
 
 // serviceRoles returns the roles a service runs, and false when they are
 // not known (process.roles unresolved, or neither it nor ZooKeeper set).
-func serviceRoles(ss []Setting) ([]string, bool) {
+func serviceRoles(ss []doc.Setting) ([]string, bool) {
 	for _, s := range ss {
 		if s.Key == "process.roles" {
 			if s.Unknown {
@@ -560,7 +562,7 @@ func serviceRoles(ss []Setting) ([]string, bool) {
 }
 
 // serviceReplicas is deploy.replicas, else scale, else 1.
-func serviceReplicas(f *File, s *yaml.Node) (n int, written bool, p Pos) {
+func serviceReplicas(f *File, s *yaml.Node) (n int, written bool, p doc.Location) {
 	for _, path := range [][]string{{"deploy", "replicas"}, {"scale"}} {
 		if e, ok := getEntry(s, path...); ok {
 			if v, ok := integer(e.Value); ok {
@@ -568,15 +570,15 @@ func serviceReplicas(f *File, s *yaml.Node) (n int, written bool, p Pos) {
 			}
 		}
 	}
-	return 1, false, Pos{}
+	return 1, false, doc.Location{}
 }
 
 // serviceEnv reads a service's environment in map or list form, with
 // variables interpolated.
-func serviceEnv(f *File, s *yaml.Node, vars map[string]string) ([]envVar, []Duplicate) {
+func serviceEnv(f *File, s *yaml.Node, vars map[string]string) ([]envVar, []doc.Duplicate) {
 	env := get(s, "environment")
 	var out []envVar
-	add := func(name, raw string, fromShell bool, p Pos) {
+	add := func(name, raw string, fromShell bool, p doc.Location) {
 		e := envVar{name: name, pos: p}
 		switch {
 		case fromShell:

@@ -6,6 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/kafkalint/kafkalint/loader/doc"
 	"github.com/kafkalint/kafkalint/loader/properties"
 )
 
@@ -14,22 +15,22 @@ import (
 // scalar map back to the lines of the YAML file; for other string styles
 // every key is located at the string. Keys written twice in the block are
 // duplicates.
-func configBlock(f *File, n *yaml.Node, origin string) ([]Setting, []Duplicate, *Error) {
+func configBlock(f *File, n *yaml.Node, origin string) ([]doc.Setting, []doc.Duplicate, *doc.Error) {
 	n = deref(n)
 	if n == nil || isNull(n) {
 		return nil, nil, nil
 	}
-	var out []Setting
-	var dups []Duplicate
+	var out []doc.Setting
+	var dups []doc.Duplicate
 	switch n.Kind {
 	case yaml.MappingNode:
 		es, ds := entries(n)
 		for _, d := range ds {
-			dups = append(dups, Duplicate{Key: d.Key, Pos: withFile(f.Name, d.Pos), Previous: filePositions(f.Name, d.Previous)})
+			dups = append(dups, doc.Duplicate{Key: d.Key, Loc: withFile(f.Name, d.Loc), Previous: filePositions(f.Name, d.Previous)})
 		}
 		for _, e := range es {
 			if isScalar(e.Value) {
-				out = append(out, Setting{Key: e.key(), Value: text(e.Value), Pos: pos(f.Name, e.Key), Origin: origin})
+				out = append(out, doc.Setting{Key: e.key(), Value: text(e.Value), Loc: pos(f.Name, e.Key), Origin: origin})
 			}
 		}
 	case yaml.ScalarNode:
@@ -39,19 +40,23 @@ func configBlock(f *File, n *yaml.Node, origin string) ([]Setting, []Duplicate, 
 		pf, err := properties.Parse([]byte(n.Value))
 		locate := blockLocator(f, n)
 		if err != nil {
-			line := 0
-			msg := err.Error()
-			var pe *properties.Error
+			e := &doc.Error{File: f.Name, Message: err.Error()}
+			var pe *doc.Error
 			if errors.As(err, &pe) {
-				line, msg = locate(pe.Line, 1).Line, pe.Msg
+				at := locate(pe.Line, max(pe.Column, 1))
+				e.Line, e.Message = at.Line, pe.Message
+				if pe.Column > 0 {
+					e.Column = at.Column
+				}
 			}
-			return nil, nil, &Error{Line: line, Msg: "invalid properties text in " + origin + ": " + msg}
+			e.Message = "invalid properties text in " + origin + ": " + e.Message
+			return nil, nil, e
 		}
 		seen := map[string]int{}
 		for _, e := range pf.Entries {
-			s := Setting{Key: e.Key, Value: e.Value, Pos: locate(e.Line, e.Column), Origin: origin}
+			s := doc.Setting{Key: e.Key, Value: e.Value, Loc: locate(e.Line, e.Column), Origin: origin}
 			if i, ok := seen[e.Key]; ok {
-				dups = append(dups, Duplicate{Key: e.Key, Pos: s.Pos, Previous: []Pos{out[i].Pos}})
+				dups = append(dups, doc.Duplicate{Key: e.Key, Loc: s.Loc, Previous: []doc.Location{out[i].Loc}})
 				out[i] = s
 				continue
 			}
@@ -63,10 +68,10 @@ func configBlock(f *File, n *yaml.Node, origin string) ([]Setting, []Duplicate, 
 }
 
 // blockLocator maps a line and column of a string's text to the YAML file.
-func blockLocator(f *File, n *yaml.Node) func(line, col int) Pos {
+func blockLocator(f *File, n *yaml.Node) func(line, col int) doc.Location {
 	at := pos(f.Name, n)
 	if n.Style&yaml.LiteralStyle == 0 {
-		return func(int, int) Pos { return at }
+		return func(int, int) doc.Location { return at }
 	}
 	// Content starts on the line after the `|` indicator, indented by the
 	// indentation of its first non-blank line.
@@ -77,7 +82,7 @@ func blockLocator(f *File, n *yaml.Node) func(line, col int) Pos {
 			break
 		}
 	}
-	return func(line, col int) Pos {
-		return Pos{File: f.Name, Line: n.Line + line, Column: indent + col}
+	return func(line, col int) doc.Location {
+		return doc.Location{File: f.Name, Line: n.Line + line, Column: indent + col}
 	}
 }

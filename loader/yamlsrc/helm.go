@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // IsValuesName reports a Helm values file name: values.yaml,
@@ -127,7 +129,7 @@ type helmValues struct {
 	root  *yaml.Node
 	scope string // "" or the dependency key the values are under
 	group string
-	err   *Error
+	err   *doc.Error
 }
 
 // key names a values key for messages, with the dependency prefix.
@@ -139,30 +141,30 @@ func (h *helmValues) key(path ...string) string {
 	return k
 }
 
-func (h *helmValues) start() Pos {
+func (h *helmValues) start() doc.Location {
 	if h.scope != "" {
 		if e, ok := lookup(h.f.Docs[0], h.scope); ok {
 			return pos(h.f.Name, e.Key)
 		}
 	}
-	return Pos{File: h.f.Name, Line: 1, Column: 1}
+	return doc.Location{File: h.f.Name, Line: 1, Column: 1}
 }
 
 // intKey reads an integer key, or its chart default.
-func (h *helmValues) intKey(def int, path ...string) *Count {
+func (h *helmValues) intKey(def int, path ...string) *doc.Count {
 	if e, ok := getEntry(h.root, path...); ok {
 		if n, ok := integer(e.Value); ok {
-			return &Count{Value: n, Text: text(e.Value), Source: h.key(path...), Pos: pos(h.f.Name, e.Key)}
+			return &doc.Count{Value: n, Text: text(e.Value), Source: h.key(path...), Loc: pos(h.f.Name, e.Key)}
 		}
 	}
-	return &Count{Value: def, Source: fmt.Sprintf("%s (not set: the chart's default %d)", h.key(path...), def), Pos: h.start()}
+	return &doc.Count{Value: def, Source: fmt.Sprintf("%s (not set: the chart's default %d)", h.key(path...), def), Loc: h.start()}
 }
 
 // Helm reads a values file of the Bitnami kafka chart. scope is "" for
 // the chart's own values, or the key of a kafka dependency in an umbrella
 // chart's values. The values are an overlay on the chart's defaults (see
 // docs/helm.md for the chart versions it models).
-func Helm(f *File, scope string) ([]Unit, *Error) {
+func Helm(f *File, scope string) ([]doc.Doc, *doc.Error) {
 	if len(f.Docs) == 0 {
 		return nil, nil
 	}
@@ -177,7 +179,7 @@ func Helm(f *File, scope string) ([]Unit, *Error) {
 	if scope != "" {
 		h.group += " (" + scope + ")"
 	}
-	var units []Unit
+	var units []doc.Doc
 	if get(root, "controller") != nil || get(root, "broker") != nil || get(root, "overrideConfiguration") != nil || get(root, "replicaCount") == nil {
 		units = h.currentLayout()
 	} else {
@@ -191,13 +193,13 @@ func Helm(f *File, scope string) ([]Unit, *Error) {
 		units[i].Format, units[i].Group, units[i].KafkaVersion = "helm", h.group, version
 		units[i].ManagedKeys = helmManaged
 	}
-	return units, nil
+	return filed(units, f), nil
 }
 
 var bitnamiTagRE = regexp.MustCompile(`^(\d+)\.(\d+)\.\d+(?:-debian-\d+-r\d+)?$`)
 
 // version: Bitnami image tags start with the Kafka version they ship.
-func (h *helmValues) version() *Count {
+func (h *helmValues) version() *doc.Count {
 	repo := strings.ToLower(str(h.root, "image", "repository"))
 	if !strings.HasSuffix(repo, "bitnami/kafka") && !strings.HasSuffix(repo, "bitnamilegacy/kafka") {
 		return nil
@@ -207,7 +209,7 @@ func (h *helmValues) version() *Count {
 		return nil
 	}
 	if m := bitnamiTagRE.FindStringSubmatch(text(e.Value)); m != nil {
-		return &Count{Text: m[1] + "." + m[2], Source: h.key("image", "tag") + " " + text(e.Value), Pos: pos(h.f.Name, e.Value)}
+		return &doc.Count{Text: m[1] + "." + m[2], Source: h.key("image", "tag") + " " + text(e.Value), Loc: pos(h.f.Name, e.Value)}
 	}
 	return nil
 }
@@ -215,11 +217,11 @@ func (h *helmValues) version() *Count {
 // settings layers the configuration blocks that apply to one role (""
 // for the flat layout): later layers override earlier ones, as the chart
 // renders them.
-func (h *helmValues) settings(role string) ([]Setting, []Duplicate) {
-	var out []Setting
-	var dups []Duplicate
+func (h *helmValues) settings(role string) ([]doc.Setting, []doc.Duplicate) {
+	var out []doc.Setting
+	var dups []doc.Duplicate
 	index := map[string]int{}
-	add := func(ss []Setting, ds []Duplicate, err *Error) {
+	add := func(ss []doc.Setting, ds []doc.Duplicate, err *doc.Error) {
 		if err != nil && h.err == nil {
 			h.err = err
 		}
@@ -274,8 +276,8 @@ func emptyValue(n *yaml.Node) bool {
 }
 
 // typedKeys are the flat layout's camelCase broker settings.
-func (h *helmValues) typedKeys() []Setting {
-	var out []Setting
+func (h *helmValues) typedKeys() []doc.Setting {
+	var out []doc.Setting
 	for _, t := range flatTypedKeys {
 		e, ok := lookup(h.root, t.value)
 		if !ok || !isScalar(e.Value) || isNull(e.Value) {
@@ -287,15 +289,15 @@ func (h *helmValues) typedKeys() []Setting {
 		if v == "" {
 			continue
 		}
-		out = append(out, Setting{Key: t.key, Value: v, Pos: pos(h.f.Name, e.Key), Origin: h.key(t.value)})
+		out = append(out, doc.Setting{Key: t.key, Value: v, Loc: pos(h.f.Name, e.Key), Origin: h.key(t.value)})
 	}
 	return out
 }
 
 // extraEnv reads KAFKA_CFG_* entries of extraEnvVars, which the Bitnami
 // image turns into settings.
-func (h *helmValues) extraEnv(prefix []string) []Setting {
-	var out []Setting
+func (h *helmValues) extraEnv(prefix []string) []doc.Setting {
+	var out []doc.Setting
 	for _, item := range items(get(h.root, append(prefix, "extraEnvVars")...)) {
 		nameEntry, ok := lookup(item, "name")
 		if !ok {
@@ -305,13 +307,13 @@ func (h *helmValues) extraEnv(prefix []string) []Setting {
 		if key == "" {
 			continue
 		}
-		out = append(out, Setting{Key: key, Value: str(item, "value"), Pos: pos(h.f.Name, nameEntry.Value), Origin: text(nameEntry.Value)})
+		out = append(out, doc.Setting{Key: key, Value: str(item, "value"), Loc: pos(h.f.Name, nameEntry.Value), Origin: text(nameEntry.Value)})
 	}
 	return out
 }
 
 // quorum returns an explicitly written quorum setting, if any.
-func (h *helmValues) quorum() (Setting, bool) {
+func (h *helmValues) quorum() (doc.Setting, bool) {
 	for _, q := range []struct {
 		path []string
 		key  string
@@ -320,15 +322,15 @@ func (h *helmValues) quorum() (Setting, bool) {
 		{[]string{"controller", "quorumBootstrapServers"}, "controller.quorum.bootstrap.servers"},
 	} {
 		if e, ok := getEntry(h.root, q.path...); ok && strings.TrimSpace(text(e.Value)) != "" {
-			return Setting{Key: q.key, Value: text(e.Value), Pos: pos(h.f.Name, e.Key), Origin: h.key(q.path...)}, true
+			return doc.Setting{Key: q.key, Value: text(e.Value), Loc: pos(h.f.Name, e.Key), Origin: h.key(q.path...)}, true
 		}
 	}
-	return Setting{}, false
+	return doc.Setting{}, false
 }
 
 // currentLayout: charts 25 and later, with controller-eligible nodes
 // (`controller.*`) and broker-only nodes (`broker.*`).
-func (h *helmValues) currentLayout() []Unit {
+func (h *helmValues) currentLayout() []doc.Doc {
 	if on, ok := boolean(get(h.root, "kraft", "enabled")); ok && !on {
 		// ZooKeeper mode (charts 25 to 31): brokers only.
 		n := h.intKey(0, "broker", "replicaCount")
@@ -336,16 +338,16 @@ func (h *helmValues) currentLayout() []Unit {
 			return nil
 		}
 		ss, dups := h.settings("broker")
-		u := Unit{Kind: KindNode, Name: "broker", Pos: h.sectionStart("broker"), Settings: ss, Duplicates: dups, Replicas: n}
+		u := doc.Doc{Kind: doc.KindNode, Name: "broker", Loc: h.sectionStart("broker"), Settings: ss, Duplicates: dups, Replicas: n}
 		c := *n
 		u.BrokerCount = &c
-		return []Unit{u}
+		return []doc.Doc{u}
 	}
 	quorum, static := h.quorum()
 	ctrl := h.intKey(3, "controller", "replicaCount")
 	brk := h.intKey(0, "broker", "replicaCount")
 	only, onlyWritten := boolean(get(h.root, "controller", "controllerOnly"))
-	var units []Unit
+	var units []doc.Doc
 	if ctrl.Value > 0 {
 		ss, dups := h.settings("controller")
 		if !hasKey(ss, "process.roles") {
@@ -353,29 +355,29 @@ func (h *helmValues) currentLayout() []Unit {
 			if only {
 				roles = "controller"
 			}
-			s := Setting{Key: "process.roles", Value: roles, Pos: h.start(),
+			s := doc.Setting{Key: "process.roles", Value: roles, Loc: h.start(),
 				Origin: h.key("controller", "controllerOnly") + " (not set: the chart's default false makes every controller-eligible node a combined broker and controller)"}
 			if onlyWritten {
 				e, _ := getEntry(h.root, "controller", "controllerOnly")
-				s.Pos, s.Origin = pos(h.f.Name, e.Key), h.key("controller", "controllerOnly")
+				s.Loc, s.Origin = pos(h.f.Name, e.Key), h.key("controller", "controllerOnly")
 			}
 			ss = append(ss, s)
 		}
 		if static {
 			ss = append(ss, quorum)
 		}
-		units = append(units, Unit{Kind: KindNode, Name: "controller", Pos: h.sectionStart("controller"), Settings: ss, Duplicates: dups,
+		units = append(units, doc.Doc{Kind: doc.KindNode, Name: "controller", Loc: h.sectionStart("controller"), Settings: ss, Duplicates: dups,
 			Replicas: ctrl, QuorumManaged: !static})
 	}
 	if brk.Value > 0 {
 		ss, dups := h.settings("broker")
 		if !hasKey(ss, "process.roles") {
-			ss = append(ss, Setting{Key: "process.roles", Value: "broker", Pos: brk.Pos, Origin: h.key("broker", "replicaCount")})
+			ss = append(ss, doc.Setting{Key: "process.roles", Value: "broker", Loc: brk.Loc, Origin: h.key("broker", "replicaCount")})
 		}
 		if static {
 			ss = append(ss, quorum)
 		}
-		units = append(units, Unit{Kind: KindNode, Name: "broker", Pos: h.sectionStart("broker"), Settings: ss, Duplicates: dups,
+		units = append(units, doc.Doc{Kind: doc.KindNode, Name: "broker", Loc: h.sectionStart("broker"), Settings: ss, Duplicates: dups,
 			Replicas: brk, QuorumManaged: !static})
 	}
 	if len(units) == 0 {
@@ -385,19 +387,19 @@ func (h *helmValues) currentLayout() []Unit {
 	units[0].ControllerCount = &c
 	brokers := brk.Value
 	src := h.key("broker", "replicaCount")
-	at := brk.Pos
+	at := brk.Loc
 	if !only {
 		brokers += ctrl.Value
 		src = fmt.Sprintf("%s %d + %s %d (combined nodes are brokers too)", h.key("controller", "replicaCount"), ctrl.Value, h.key("broker", "replicaCount"), brk.Value)
 		if brk.Value == 0 {
-			at = ctrl.Pos
+			at = ctrl.Loc
 		}
 	}
-	units[0].BrokerCount = &Count{Value: brokers, Text: strconv.Itoa(brokers), Source: src, Pos: at}
+	units[0].BrokerCount = &doc.Count{Value: brokers, Text: strconv.Itoa(brokers), Source: src, Loc: at}
 	return units
 }
 
-func (h *helmValues) sectionStart(section string) Pos {
+func (h *helmValues) sectionStart(section string) doc.Location {
 	if e, ok := lookup(h.root, section); ok {
 		return pos(h.f.Name, e.Key)
 	}
@@ -405,19 +407,19 @@ func (h *helmValues) sectionStart(section string) Pos {
 }
 
 // flatLayout: charts up to 24, one StatefulSet of `replicaCount` nodes.
-func (h *helmValues) flatLayout() []Unit {
+func (h *helmValues) flatLayout() []doc.Doc {
 	n := h.intKey(1, "replicaCount")
 	ss, dups := h.settings("")
-	u := Unit{Kind: KindNode, Name: "kafka", Pos: h.start(), Settings: ss, Duplicates: dups, Replicas: n}
+	u := doc.Doc{Kind: doc.KindNode, Name: "kafka", Loc: h.start(), Settings: ss, Duplicates: dups, Replicas: n}
 	kraftOn, kraftSet := boolean(get(h.root, "kraft", "enabled"))
 	zkOn, zkSet := boolean(get(h.root, "zookeeper", "enabled"))
 	switch {
 	case kraftSet && kraftOn:
 		if !hasKey(ss, "process.roles") {
-			s := Setting{Key: "process.roles", Value: "broker,controller", Pos: h.start(),
+			s := doc.Setting{Key: "process.roles", Value: "broker,controller", Loc: h.start(),
 				Origin: h.key("kraft", "processRoles") + " (not set: the chart's default broker,controller)"}
 			if e, ok := getEntry(h.root, "kraft", "processRoles"); ok && text(e.Value) != "" {
-				s.Value, s.Pos, s.Origin = text(e.Value), pos(h.f.Name, e.Key), h.key("kraft", "processRoles")
+				s.Value, s.Loc, s.Origin = text(e.Value), pos(h.f.Name, e.Key), h.key("kraft", "processRoles")
 			}
 			u.Settings = append(u.Settings, s)
 		}
@@ -431,8 +433,8 @@ func (h *helmValues) flatLayout() []Unit {
 	default:
 		// Whether these nodes run KRaft depends on the chart version
 		// (kraft.enabled defaults to true from chart 22): unknown.
-		u.Settings = append(u.Settings, Setting{Key: "process.roles", Value: "${kraft.enabled}", Unknown: true,
-			Expr: h.key("kraft", "enabled") + " not set: the chart version decides", Pos: h.start(), Origin: h.key("kraft", "enabled")})
+		u.Settings = append(u.Settings, doc.Setting{Key: "process.roles", Value: "${kraft.enabled}", Unknown: true,
+			Expr: h.key("kraft", "enabled") + " not set: the chart version decides", Loc: h.start(), Origin: h.key("kraft", "enabled")})
 	}
 	roles, known := serviceRoles(u.Settings)
 	if zk := (kraftSet && !kraftOn) || (!kraftSet && zkSet && zkOn) || (!kraftSet && hasKey(ss, "zookeeper.connect")); zk {
@@ -448,5 +450,5 @@ func (h *helmValues) flatLayout() []Unit {
 			u.ControllerCount = &c
 		}
 	}
-	return []Unit{u}
+	return []doc.Doc{u}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // maxDepth bounds alias and merge-key chains, so a hostile file cannot make
@@ -35,7 +37,7 @@ func (e entry) key() string { return e.Key.Value }
 // source order: a key written in the mapping wins over a merged one, and an
 // earlier merged mapping wins over a later one (the YAML merge key rules).
 // dups lists keys written twice in the mapping itself.
-func entries(m *yaml.Node) (out []entry, dups []Duplicate) {
+func entries(m *yaml.Node) (out []entry, dups []doc.Duplicate) {
 	budget := maxMerged
 	return entriesDepth(m, 0, &budget)
 }
@@ -45,7 +47,7 @@ func entries(m *yaml.Node) (out []entry, dups []Duplicate) {
 // otherwise grow exponentially (a "billion laughs" of merge keys).
 const maxMerged = 10000
 
-func entriesDepth(m *yaml.Node, depth int, budget *int) (out []entry, dups []Duplicate) {
+func entriesDepth(m *yaml.Node, depth int, budget *int) (out []entry, dups []doc.Duplicate) {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode || depth > maxDepth || *budget <= 0 {
 		return nil, nil
@@ -71,10 +73,10 @@ func entriesDepth(m *yaml.Node, depth int, budget *int) (out []entry, dups []Dup
 		}
 		own = append(own, entry{k, v})
 	}
-	seen := map[string]Pos{}
+	seen := map[string]doc.Location{}
 	for _, e := range own {
 		if p, ok := seen[e.key()]; ok {
-			dups = append(dups, Duplicate{Key: e.key(), Pos: pos("", e.Key), Previous: []Pos{p}})
+			dups = append(dups, doc.Duplicate{Key: e.key(), Loc: pos("", e.Key), Previous: []doc.Location{p}})
 		}
 		seen[e.key()] = pos("", e.Key)
 	}
@@ -209,21 +211,21 @@ func integer(n *yaml.Node) (int, bool) {
 	return v, true
 }
 
-func pos(file string, n *yaml.Node) Pos {
+func pos(file string, n *yaml.Node) doc.Location {
 	if n == nil {
-		return Pos{File: file, Line: 1, Column: 1}
+		return doc.Location{File: file, Line: 1, Column: 1}
 	}
-	return Pos{File: file, Line: n.Line, Column: n.Column}
+	return doc.Location{File: file, Line: n.Line, Column: n.Column}
 }
 
 // withFile sets the file of positions made before the file was known.
-func withFile(file string, p Pos) Pos {
+func withFile(file string, p doc.Location) doc.Location {
 	p.File = file
 	return p
 }
 
-func docStart(file string, doc *yaml.Node) Pos {
-	p := pos(file, doc)
+func docStart(file string, root *yaml.Node) doc.Location {
+	p := pos(file, root)
 	if p.Line == 0 {
 		p.Line, p.Column = 1, 1
 	}

@@ -10,48 +10,32 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // File is a parsed YAML file.
 type File struct {
-	Name     string       // display path, used in every Pos
+	Name     string       // display path, used in every doc.Location
 	Docs     []*yaml.Node // the root node of each document (never a DocumentNode)
-	Comments []Comment
+	Comments []doc.Comment
 	lines    []string // the source lines, for block scalar indentation
-}
-
-// Comment is a YAML comment with its line.
-type Comment struct {
-	Line     int
-	Text     string // without the '#'
-	Trailing bool   // it follows a value on its line
-}
-
-// Error is a file that is not valid YAML.
-type Error struct {
-	Line int // 0 when the parser does not say
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 
 // Parse reads every document of data. It never panics: whatever the input,
-// it returns a File or an Error.
-func Parse(name string, data []byte) (f *File, perr *Error) {
+// it returns a File or an error of a file that is not valid YAML (Line 0
+// when the parser does not say).
+func Parse(name string, data []byte) (f *File, perr *doc.Error) {
 	defer func() {
 		if r := recover(); r != nil {
-			f, perr = nil, &Error{Msg: fmt.Sprintf("invalid YAML: %v", r)}
+			f, perr = nil, &doc.Error{File: name, Message: fmt.Sprintf("invalid YAML: %v", r)}
 		}
 	}()
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, &Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Msg: "file contains a NUL byte; not a YAML text file"}
+		return nil, &doc.Error{File: name, Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Column: i - bytes.LastIndexByte(data[:i], '\n'),
+			Message: "file contains a NUL byte; not a YAML text file"}
 	}
 	f = &File{Name: name}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -62,7 +46,7 @@ func Parse(name string, data []byte) (f *File, perr *Error) {
 			break
 		}
 		if err != nil {
-			e := yamlError(err)
+			e := yamlError(name, err)
 			if n := LineCount(data); e.Line > n {
 				e.Line = n
 			}
@@ -88,7 +72,7 @@ func splitLines(text string) []string {
 // LineCount is the number of lines of data as the YAML parser counts them.
 func LineCount(data []byte) int { return len(splitLines(string(data))) }
 
-func yamlError(err error) *Error {
+func yamlError(name string, err error) *doc.Error {
 	msg := err.Error()
 	line := 0
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -103,7 +87,7 @@ func yamlError(err error) *Error {
 			line++
 		}
 	}
-	return &Error{Line: line, Msg: "invalid YAML: " + msg}
+	return &doc.Error{File: name, Line: line, Message: "invalid YAML: " + msg}
 }
 
 // LooksLikeTemplate reports text that is a template to be rendered before
@@ -120,8 +104,8 @@ var blockIndicatorRE = regexp.MustCompile(`(?:^\s*-?|:)\s*[|>][0-9+-]{0,2}$`)
 // scanComments finds the comments of the source lines: a '#' at the start
 // of a line or after a blank, outside quotes and outside block scalar
 // content (where '#' is text).
-func scanComments(lines []string) []Comment {
-	var out []Comment
+func scanComments(lines []string) []doc.Comment {
+	var out []doc.Comment
 	blockIndent := -1 // indentation of the line that opened a block scalar
 	for i, line := range lines {
 		indent := len(line) - len(strings.TrimLeft(line, " \t"))
@@ -144,12 +128,12 @@ func scanComments(lines []string) []Comment {
 }
 
 // lineComment returns the comment of one line, if any.
-func lineComment(line string) (Comment, bool) {
+func lineComment(line string) (doc.Comment, bool) {
 	i := commentStart(line)
 	if i < 0 {
-		return Comment{}, false
+		return doc.Comment{}, false
 	}
-	return Comment{Text: line[i+1:], Trailing: strings.TrimSpace(line[:i]) != ""}, true
+	return doc.Comment{Text: line[i+1:], Trailing: strings.TrimSpace(line[:i]) != ""}, true
 }
 
 func stripComment(line string) string {

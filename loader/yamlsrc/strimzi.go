@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 const strimziGroup = "kafka.strimzi.io/"
@@ -106,7 +108,7 @@ func strimziResource(f *File, d *yaml.Node) (resource, bool) {
 // another file form a group per directory, so that a cluster split over
 // files still has its node counts (but not the Kafka resource's config).
 // A KafkaMirrorMaker2 is a MirrorMaker 2 unit of its own.
-func Strimzi(files []*File) []Unit {
+func Strimzi(files []*File) []doc.Doc {
 	var kafkas, pools, topics, mirrors []resource
 	for _, f := range files {
 		for _, d := range f.Docs {
@@ -143,7 +145,7 @@ func Strimzi(files []*File) []Unit {
 		}
 		loose = append(loose, p)
 	}
-	var units []Unit
+	var units []doc.Doc
 	for i, k := range kafkas {
 		units = append(units, strimziKafkaUnits(k, poolsOf[i])...)
 	}
@@ -158,12 +160,12 @@ func Strimzi(files []*File) []Unit {
 	for _, m := range mirrors {
 		units = append(units, strimziMirrorMakerUnit(m))
 	}
-	return units
+	return filed(units, files...)
 }
 
 // loosePools are node pools without their Kafka resource in their file:
 // the pools of one cluster label and namespace are one group.
-func loosePools(pools []resource) []Unit {
+func loosePools(pools []resource) []doc.Doc {
 	var order []string
 	byCluster := map[string][]resource{}
 	for _, p := range pools {
@@ -173,10 +175,10 @@ func loosePools(pools []resource) []Unit {
 		}
 		byCluster[k] = append(byCluster[k], p)
 	}
-	var units []Unit
+	var units []doc.Doc
 	for _, k := range order {
 		ps := byCluster[k]
-		var us []Unit
+		var us []doc.Doc
 		for _, p := range ps {
 			us = append(us, strimziPoolUnit(p, nil))
 		}
@@ -203,17 +205,17 @@ func strimziLooseGroup(ns, name string, f *File) string {
 	return fmt.Sprintf("strimzi %s/%s without its Kafka resource in %s/", ns, name, path.Dir(f.Name))
 }
 
-func envHints(r resource) []EnvHint {
-	var out []EnvHint
+func envHints(r resource) []doc.EnvHint {
+	var out []doc.EnvHint
 	if r.namespace != "" {
-		out = append(out, EnvHint{Value: r.namespace, From: "namespace " + r.namespace})
+		out = append(out, doc.EnvHint{Value: r.namespace, From: "namespace " + r.namespace})
 	}
 	labels, _ := entries(get(r.doc, "metadata", "labels"))
 	for _, l := range labels {
 		switch strings.ToLower(l.key()) {
 		case "env", "environment", "stage", "tier", "app.kubernetes.io/environment":
 			if v := text(l.Value); v != "" {
-				out = append(out, EnvHint{Value: v, From: "label " + l.key() + "=" + v})
+				out = append(out, doc.EnvHint{Value: v, From: "label " + l.key() + "=" + v})
 			}
 		}
 	}
@@ -222,31 +224,31 @@ func envHints(r resource) []EnvHint {
 
 // kafkaSpec is what a Kafka resource gives every node of the cluster.
 type kafkaSpec struct {
-	settings []Setting
-	ignored  []Setting
-	dups     []Duplicate
-	version  *Count
-	hints    []EnvHint
+	settings []doc.Setting
+	ignored  []doc.Setting
+	dups     []doc.Duplicate
+	version  *doc.Count
+	hints    []doc.EnvHint
 	group    string
-	listener []Setting // listeners and protocol map, for broker nodes
+	listener []doc.Setting // listeners and protocol map, for broker nodes
 }
 
 func readKafkaSpec(k resource) kafkaSpec {
 	f := k.file
 	ks := kafkaSpec{hints: envHints(k), group: strimziGroupOf(k.namespace, k.name, f)}
 	if e, ok := getEntry(k.doc, "spec", "kafka", "version"); ok && text(e.Value) != "" {
-		ks.version = &Count{Text: text(e.Value), Source: "spec.kafka.version", Pos: pos(f.Name, e.Value)}
+		ks.version = &doc.Count{Text: text(e.Value), Source: "spec.kafka.version", Loc: pos(f.Name, e.Value)}
 	}
 	cfg := get(k.doc, "spec", "kafka", "config")
 	es, dups := entries(cfg)
 	for _, d := range dups {
-		ks.dups = append(ks.dups, Duplicate{Key: d.Key, Pos: withFile(f.Name, d.Pos), Previous: filePositions(f.Name, d.Previous)})
+		ks.dups = append(ks.dups, doc.Duplicate{Key: d.Key, Loc: withFile(f.Name, d.Loc), Previous: filePositions(f.Name, d.Previous)})
 	}
 	for _, e := range es {
 		if !isScalar(e.Value) {
 			continue
 		}
-		s := Setting{Key: e.key(), Value: text(e.Value), Pos: pos(f.Name, e.Key), Origin: "spec.kafka.config"}
+		s := doc.Setting{Key: e.key(), Value: text(e.Value), Loc: pos(f.Name, e.Key), Origin: "spec.kafka.config"}
 		if StrimziDropped(s.Key) {
 			ks.ignored = append(ks.ignored, s)
 			continue
@@ -260,7 +262,7 @@ func readKafkaSpec(k resource) kafkaSpec {
 // strimziListeners turns spec.kafka.listeners into the listeners the
 // operator configures: named NAME-PORT, bound on all interfaces, with the
 // security protocol tls and authentication give.
-func strimziListeners(k resource) []Setting {
+func strimziListeners(k resource) []doc.Setting {
 	e, ok := getEntry(k.doc, "spec", "kafka", "listeners")
 	if !ok || !isSeq(e.Value) {
 		return nil
@@ -288,9 +290,9 @@ func strimziListeners(k resource) []Setting {
 		return nil
 	}
 	p := pos(k.file.Name, e.Key)
-	return []Setting{
-		{Key: "listeners", Value: strings.Join(ls, ","), Pos: p, Origin: "spec.kafka.listeners"},
-		{Key: "listener.security.protocol.map", Value: strings.Join(protos, ","), Pos: p, Origin: "spec.kafka.listeners"},
+	return []doc.Setting{
+		{Key: "listeners", Value: strings.Join(ls, ","), Loc: p, Origin: "spec.kafka.listeners"},
+		{Key: "listener.security.protocol.map", Value: strings.Join(protos, ","), Loc: p, Origin: "spec.kafka.listeners"},
 	}
 }
 
@@ -311,7 +313,7 @@ func strimziKRaft(k resource, pools []resource) bool {
 
 // strimziKafkaUnits returns the nodes of one Kafka resource: one per node
 // pool in KRaft mode, else the resource's own brokers.
-func strimziKafkaUnits(k resource, pools []resource) []Unit {
+func strimziKafkaUnits(k resource, pools []resource) []doc.Doc {
 	ks := readKafkaSpec(k)
 	if !strimziKRaft(k, pools) {
 		return strimziZooKeeperUnits(k, ks, pools)
@@ -319,14 +321,14 @@ func strimziKafkaUnits(k resource, pools []resource) []Unit {
 	if len(pools) == 0 {
 		// KRaft nodes come from node pools that are not beside this
 		// resource: their roles are unknown here.
-		u := Unit{Kind: KindNode, Format: "strimzi", Name: "Kafka " + k.name, Pos: docStart(k.file.Name, k.doc), Group: ks.group,
+		u := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Name: "Kafka " + k.name, Loc: docStart(k.file.Name, k.doc), Group: ks.group,
 			QuorumManaged: true, ManagedKeys: strimziManagedKRaft, KafkaVersion: ks.version, EnvHints: ks.hints, Duplicates: ks.dups,
-			Settings: append(slices.Clone(ks.settings), Setting{Key: "process.roles", Value: "${KafkaNodePool.spec.roles}", Unknown: true,
-				Expr: "${KafkaNodePool.spec.roles}", Pos: docStart(k.file.Name, k.doc), Origin: "KafkaNodePool spec.roles (no node pool found beside this resource)"}),
+			Settings: append(slices.Clone(ks.settings), doc.Setting{Key: "process.roles", Value: "${KafkaNodePool.spec.roles}", Unknown: true,
+				Expr: "${KafkaNodePool.spec.roles}", Loc: docStart(k.file.Name, k.doc), Origin: "KafkaNodePool spec.roles (no node pool found beside this resource)"}),
 			Ignored: ks.ignored}
-		return []Unit{u}
+		return []doc.Doc{u}
 	}
-	var units []Unit
+	var units []doc.Doc
 	for _, p := range pools {
 		units = append(units, strimziPoolUnit(p, &ks))
 	}
@@ -337,10 +339,10 @@ func strimziKafkaUnits(k resource, pools []resource) []Unit {
 
 // poolSum adds the replicas of the pools with a role; nil when a pool with
 // the role states no replicas.
-func poolSum(pools []resource, units []Unit, role string) *Count {
+func poolSum(pools []resource, units []doc.Doc, role string) *doc.Count {
 	var names []string
 	total := 0
-	var first *Pos
+	var first *doc.Location
 	for i, p := range pools {
 		if !slices.Contains(poolRoles(p), role) {
 			continue
@@ -351,7 +353,7 @@ func poolSum(pools []resource, units []Unit, role string) *Count {
 		total += units[i].Replicas.Value
 		names = append(names, p.name)
 		if first == nil {
-			p := units[i].Replicas.Pos
+			p := units[i].Replicas.Loc
 			first = &p
 		}
 	}
@@ -362,7 +364,7 @@ func poolSum(pools []resource, units []Unit, role string) *Count {
 	if len(names) > 1 {
 		src = "replicas of KafkaNodePools " + strings.Join(names, ", ") + " (summed)"
 	}
-	return &Count{Value: total, Text: strconv.Itoa(total), Source: src, Pos: *first}
+	return &doc.Count{Value: total, Text: strconv.Itoa(total), Source: src, Loc: *first}
 }
 
 func poolRoles(p resource) []string {
@@ -377,9 +379,9 @@ func poolRoles(p resource) []string {
 
 // strimziPoolUnit is one node pool; ks is its Kafka resource's spec, nil
 // when that resource is not beside it.
-func strimziPoolUnit(p resource, ks *kafkaSpec) Unit {
+func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 	f := p.file
-	u := Unit{Kind: KindNode, Format: "strimzi", Name: "KafkaNodePool " + p.name, Pos: docStart(f.Name, p.doc),
+	u := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Name: "KafkaNodePool " + p.name, Loc: docStart(f.Name, p.doc),
 		QuorumManaged: true, ManagedKeys: strimziManagedKRaft, EnvHints: envHints(p)}
 	if ks != nil {
 		u.Group, u.KafkaVersion, u.Duplicates = ks.group, ks.version, ks.dups
@@ -391,14 +393,14 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) Unit {
 	}
 	roles := poolRoles(p)
 	if e, ok := getEntry(p.doc, "spec", "roles"); ok && len(roles) > 0 {
-		u.Settings = append(u.Settings, Setting{Key: "process.roles", Value: strings.Join(roles, ","), Pos: pos(f.Name, e.Key), Origin: "KafkaNodePool spec.roles"})
+		u.Settings = append(u.Settings, doc.Setting{Key: "process.roles", Value: strings.Join(roles, ","), Loc: pos(f.Name, e.Key), Origin: "KafkaNodePool spec.roles"})
 	}
 	if slices.Contains(roles, "broker") && ks != nil {
 		u.Settings = append(u.Settings, ks.listener...)
 	}
 	if e, ok := getEntry(p.doc, "spec", "replicas"); ok {
 		if n, ok := integer(e.Value); ok {
-			u.Replicas = &Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Pos: pos(f.Name, e.Key)}
+			u.Replicas = &doc.Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Loc: pos(f.Name, e.Key)}
 		}
 	}
 	return u
@@ -406,20 +408,20 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) Unit {
 
 // strimziZooKeeperUnits: a ZooKeeper-based cluster's brokers (the Kafka
 // resource's replicas, or its broker node pools).
-func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []Unit {
+func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []doc.Doc {
 	f := k.file
-	base := Unit{Kind: KindNode, Format: "strimzi", Group: ks.group, ManagedKeys: strimziManagedZK, KafkaVersion: ks.version,
+	base := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Group: ks.group, ManagedKeys: strimziManagedZK, KafkaVersion: ks.version,
 		EnvHints: ks.hints, Duplicates: ks.dups, Ignored: ks.ignored}
 	base.Settings = append(slices.Clone(ks.settings), ks.listener...)
 	if len(pools) > 0 && str(k.doc, "metadata", "annotations", "strimzi.io/node-pools") == "enabled" {
-		var units []Unit
+		var units []doc.Doc
 		for _, p := range pools {
 			u := base
-			u.Name, u.Pos = "KafkaNodePool "+p.name, docStart(f.Name, p.doc)
+			u.Name, u.Loc = "KafkaNodePool "+p.name, docStart(f.Name, p.doc)
 			u.Settings, u.Ignored = slices.Clone(base.Settings), slices.Clone(base.Ignored)
 			if e, ok := getEntry(p.doc, "spec", "replicas"); ok {
 				if n, ok := integer(e.Value); ok {
-					u.Replicas = &Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Pos: pos(p.file.Name, e.Key)}
+					u.Replicas = &doc.Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Loc: pos(p.file.Name, e.Key)}
 				}
 			}
 			units = append(units, u)
@@ -428,37 +430,37 @@ func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []Unit {
 		return units
 	}
 	u := base
-	u.Name, u.Pos = "Kafka "+k.name, docStart(f.Name, k.doc)
+	u.Name, u.Loc = "Kafka "+k.name, docStart(f.Name, k.doc)
 	if e, ok := getEntry(k.doc, "spec", "kafka", "replicas"); ok {
 		if n, ok := integer(e.Value); ok {
-			u.Replicas = &Count{Value: n, Text: text(e.Value), Source: "spec.kafka.replicas", Pos: pos(f.Name, e.Key)}
+			u.Replicas = &doc.Count{Value: n, Text: text(e.Value), Source: "spec.kafka.replicas", Loc: pos(f.Name, e.Key)}
 			c := *u.Replicas
 			u.BrokerCount = &c
 		}
 	}
-	return []Unit{u}
+	return []doc.Doc{u}
 }
 
 // strimziTopicUnit is a KafkaTopic; k is the Kafka resource it joins.
-func strimziTopicUnit(t resource, k *resource) Unit {
+func strimziTopicUnit(t resource, k *resource) doc.Doc {
 	f := t.file
 	name := str(t.doc, "spec", "topicName")
 	if name == "" {
 		name = t.name
 	}
-	u := Unit{Kind: KindTopic, Format: "strimzi", Name: "KafkaTopic " + t.name, Pos: docStart(f.Name, t.doc), EnvHints: envHints(t)}
+	u := doc.Doc{Kind: doc.KindTopic, Format: "strimzi", Name: "KafkaTopic " + t.name, Loc: docStart(f.Name, t.doc), EnvHints: envHints(t)}
 	if k != nil {
 		u.Group = strimziGroupOf(k.namespace, k.name, k.file)
 		u.EnvHints = append(envHints(*k), u.EnvHints...)
 	} else if t.cluster != "" {
 		u.Group = strimziLooseGroup(t.namespace, t.cluster, f)
 	}
-	u.Topic = &Topic{Name: name, Pos: u.Pos}
+	u.Topic = &doc.Topic{Name: name, Loc: u.Loc}
 	for _, field := range []string{"replicas", "partitions"} {
 		if e, ok := getEntry(t.doc, "spec", field); ok && isScalar(e.Value) && !isNull(e.Value) {
-			s := &Setting{Key: field, Value: text(e.Value), Pos: pos(f.Name, e.Key), Origin: "KafkaTopic spec." + field}
+			s := &doc.Setting{Key: field, Value: text(e.Value), Loc: pos(f.Name, e.Key), Origin: "KafkaTopic spec." + field}
 			if field == "replicas" {
-				u.Topic.Replicas = s
+				u.Topic.ReplicationFactor = s
 			} else {
 				u.Topic.Partitions = s
 			}
@@ -466,11 +468,11 @@ func strimziTopicUnit(t resource, k *resource) Unit {
 	}
 	es, dups := entries(get(t.doc, "spec", "config"))
 	for _, d := range dups {
-		u.Duplicates = append(u.Duplicates, Duplicate{Key: d.Key, Pos: withFile(f.Name, d.Pos), Previous: filePositions(f.Name, d.Previous)})
+		u.Duplicates = append(u.Duplicates, doc.Duplicate{Key: d.Key, Loc: withFile(f.Name, d.Loc), Previous: filePositions(f.Name, d.Previous)})
 	}
 	for _, e := range es {
 		if isScalar(e.Value) {
-			u.Settings = append(u.Settings, Setting{Key: e.key(), Value: text(e.Value), Pos: pos(f.Name, e.Key), Origin: "KafkaTopic spec.config"})
+			u.Settings = append(u.Settings, doc.Setting{Key: e.key(), Value: text(e.Value), Loc: pos(f.Name, e.Key), Origin: "KafkaTopic spec.config"})
 		}
 	}
 	return u

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // This file reads a Strimzi KafkaMirrorMaker2 resource (and IBM Event
@@ -116,17 +118,17 @@ var mirrorPatterns = []struct{ field, key, deprecated string }{
 // earlier value, as the operator's config maps do.
 type mm2Settings struct {
 	file     string
-	settings []Setting
+	settings []doc.Setting
 	index    map[string]int
-	ignored  []Setting
-	dups     []Duplicate
+	ignored  []doc.Setting
+	dups     []doc.Duplicate
 	clusters []string        // aliases, in order
 	seen     map[string]bool // aliases whose cluster was read
 	connect  string          // the Connect cluster's alias
 	sources  bool            // a mirror names its source cluster inline (v1)
 }
 
-func (m *mm2Settings) set(s Setting) {
+func (m *mm2Settings) set(s doc.Setting) {
 	if i, ok := m.index[s.Key]; ok {
 		m.settings[i] = s
 		return
@@ -140,7 +142,7 @@ func (m *mm2Settings) set(s Setting) {
 func (m *mm2Settings) config(n *yaml.Node) []entry {
 	es, dups := entries(n)
 	for _, d := range dups {
-		m.dups = append(m.dups, Duplicate{Key: d.Key, Pos: withFile(m.file, d.Pos), Previous: filePositions(m.file, d.Previous)})
+		m.dups = append(m.dups, doc.Duplicate{Key: d.Key, Loc: withFile(m.file, d.Loc), Previous: filePositions(m.file, d.Previous)})
 	}
 	var out []entry
 	for _, e := range es {
@@ -160,11 +162,11 @@ func (m *mm2Settings) cluster(c *yaml.Node, field string) string {
 	}
 	m.seen[alias] = true
 	if e, ok := getEntry(c, "bootstrapServers"); ok && isScalar(e.Value) && !isNull(e.Value) {
-		m.set(Setting{Key: alias + ".bootstrap.servers", Value: text(e.Value), Pos: pos(m.file, e.Key), Origin: field + ".bootstrapServers"})
+		m.set(doc.Setting{Key: alias + ".bootstrap.servers", Value: text(e.Value), Loc: pos(m.file, e.Key), Origin: field + ".bootstrapServers"})
 	}
 	worker := alias == m.connect
 	for _, e := range m.config(get(c, "config")) {
-		s := Setting{Key: alias + "." + e.key(), Value: text(e.Value), Pos: pos(m.file, e.Key), Origin: field + ".config"}
+		s := doc.Setting{Key: alias + "." + e.key(), Value: text(e.Value), Loc: pos(m.file, e.Key), Origin: field + ".config"}
 		if worker && workerTopicKey(e.key()) {
 			s.Key, s.Origin = e.key(), field+".config (the Connect worker's)"
 		}
@@ -203,13 +205,13 @@ func (m *mm2Settings) mirror(r resource, mi *yaml.Node, field, target string) {
 		}
 	}
 	if slices.Contains(deployed, connSource) {
-		m.set(Setting{Key: flow + "enabled", Value: "true", Pos: pos(m.file, deref(mi)), Origin: field + ".sourceConnector"})
+		m.set(doc.Setting{Key: flow + "enabled", Value: "true", Loc: pos(m.file, deref(mi)), Origin: field + ".sourceConnector"})
 	}
 	taken := map[string]bool{}
 	for _, conn := range deployed {
 		at := field + "." + connectorFields[conn] + ".config"
 		for _, e := range m.config(get(mi, connectorFields[conn], "config")) {
-			s := Setting{Key: flow + e.key(), Value: text(e.Value), Pos: pos(m.file, e.Key), Origin: at}
+			s := doc.Setting{Key: flow + e.key(), Value: text(e.Value), Loc: pos(m.file, e.Key), Origin: at}
 			switch {
 			case !reads(conn, e.key()):
 				s.Origin += " (the " + conn + " connector does not read it; " + readersText(e.key()) + ")"
@@ -230,7 +232,7 @@ func (m *mm2Settings) mirror(r resource, mi *yaml.Node, field, target string) {
 		if !ok || !isScalar(e.Value) || isNull(e.Value) {
 			continue
 		}
-		s := Setting{Key: flow + p.key, Value: text(e.Value), Pos: pos(m.file, e.Key), Origin: at}
+		s := doc.Setting{Key: flow + p.key, Value: text(e.Value), Loc: pos(m.file, e.Key), Origin: at}
 		if !slices.ContainsFunc(deployed, func(c string) bool { return reads(c, p.key) }) {
 			s.Origin += " (no connector of this mirror reads it; " + readersText(p.key) + ")"
 			m.ignored = append(m.ignored, s)
@@ -260,15 +262,15 @@ func (m *mm2Settings) declare(alias string) {
 // shape: v1beta2's spec.connectCluster, spec.clusters[] and
 // mirrors[].sourceCluster/targetCluster, or v1's spec.target and
 // mirrors[].source.
-func strimziMirrorMakerUnit(r resource) Unit {
+func strimziMirrorMakerUnit(r resource) doc.Doc {
 	f := r.file
-	u := Unit{Kind: KindMirrorMaker, Format: "strimzi", Name: "KafkaMirrorMaker2 " + r.name, Pos: docStart(f.Name, r.doc),
+	u := doc.Doc{Kind: KindMirrorMaker, Format: "strimzi", Name: "KafkaMirrorMaker2 " + r.name, Loc: docStart(f.Name, r.doc),
 		EnvHints: envHints(r)}
 	if e, ok := getEntry(r.doc, "spec", "version"); ok && text(e.Value) != "" {
-		u.KafkaVersion = &Count{Text: text(e.Value), Source: "spec.version", Pos: pos(f.Name, e.Value)}
+		u.KafkaVersion = &doc.Count{Text: text(e.Value), Source: "spec.version", Loc: pos(f.Name, e.Value)}
 	}
 	m := &mm2Settings{file: f.Name, index: map[string]int{}, seen: map[string]bool{}}
-	var clustersAt *Pos
+	var clustersAt *doc.Location
 	var origins []string
 	target := ""
 	targetEntry, hasTarget := getEntry(r.doc, "spec", "target")
@@ -306,10 +308,10 @@ func strimziMirrorMakerUnit(r resource) Unit {
 		}
 	}
 	if clustersAt != nil {
-		m.set(Setting{Key: "clusters", Value: strings.Join(m.clusters, ", "), Pos: *clustersAt, Origin: strings.Join(origins, ", ")})
+		m.set(doc.Setting{Key: "clusters", Value: strings.Join(m.clusters, ", "), Loc: *clustersAt, Origin: strings.Join(origins, ", ")})
 	}
-	slices.SortStableFunc(m.settings, func(a, b Setting) int {
-		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column))
+	slices.SortStableFunc(m.settings, func(a, b doc.Setting) int {
+		return cmp.Or(cmp.Compare(a.Loc.Line, b.Loc.Line), cmp.Compare(a.Loc.Column, b.Loc.Column))
 	})
 	u.Settings, u.Ignored, u.Duplicates = m.settings, m.ignored, m.dups
 	return u

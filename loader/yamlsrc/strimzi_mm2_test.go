@@ -10,10 +10,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // mm2Unit reads the only unit of a file holding one KafkaMirrorMaker2.
-func mm2Unit(t *testing.T, text string) Unit {
+func mm2Unit(t *testing.T, text string) doc.Doc {
 	t.Helper()
 	f := mustParse(t, "mm2.yaml", text)
 	if !IsStrimzi(f) {
@@ -27,10 +29,10 @@ func mm2Unit(t *testing.T, text string) Unit {
 }
 
 // settingsText shows settings as key -> "value @line [origin]".
-func settingsText(ss []Setting) map[string]string {
+func settingsText(ss []doc.Setting) map[string]string {
 	out := map[string]string{}
 	for _, s := range ss {
-		out[s.Key] = s.Value + " @" + strconv.Itoa(s.Pos.Line) + " [" + s.Origin + "]"
+		out[s.Key] = s.Value + " @" + strconv.Itoa(s.Loc.Line) + " [" + s.Origin + "]"
 	}
 	return out
 }
@@ -98,22 +100,22 @@ spec:
 	if diff := cmp.Diff(wantIgnored, settingsText(u.Ignored)); diff != "" {
 		t.Errorf("ignored (-want +got):\n%s", diff)
 	}
-	if len(u.Duplicates) != 1 || u.Duplicates[0].Key != "replication.factor" || u.Duplicates[0].Pos.Line != 30 ||
-		u.Duplicates[0].Previous[0].Line != 26 || u.Duplicates[0].Pos.File != "mm2.yaml" {
+	if len(u.Duplicates) != 1 || u.Duplicates[0].Key != "replication.factor" || u.Duplicates[0].Loc.Line != 30 ||
+		u.Duplicates[0].Previous[0].Line != 26 || u.Duplicates[0].Loc.File != "mm2.yaml" {
 		t.Errorf("duplicates: %+v", u.Duplicates)
 	}
-	if u.KafkaVersion == nil || u.KafkaVersion.Text != "3.9.0" || u.KafkaVersion.Pos.Line != 8 {
+	if u.KafkaVersion == nil || u.KafkaVersion.Text != "3.9.0" || u.KafkaVersion.Loc.Line != 8 {
 		t.Errorf("version: %+v", u.KafkaVersion)
 	}
-	if u.Name != "KafkaMirrorMaker2 dr" || u.Pos.Line != 1 || u.Group != "" {
-		t.Errorf("unit: %q at %+v in group %q", u.Name, u.Pos, u.Group)
+	if u.Name != "KafkaMirrorMaker2 dr" || u.Loc.Line != 1 || u.Group != "" {
+		t.Errorf("unit: %q at %+v in group %q", u.Name, u.Loc, u.Group)
 	}
-	wantHints := []EnvHint{{Value: "kafka-prod", From: "namespace kafka-prod"}, {Value: "production", From: "label env=production"}}
+	wantHints := []doc.EnvHint{{Value: "kafka-prod", From: "namespace kafka-prod"}, {Value: "production", From: "label env=production"}}
 	if diff := cmp.Diff(wantHints, u.EnvHints); diff != "" {
 		t.Errorf("environment hints (-want +got):\n%s", diff)
 	}
 	for i := 1; i < len(u.Settings); i++ {
-		if u.Settings[i].Pos.Line < u.Settings[i-1].Pos.Line {
+		if u.Settings[i].Loc.Line < u.Settings[i-1].Loc.Line {
 			t.Errorf("settings not in source order: %s before %s", u.Settings[i-1].Key, u.Settings[i].Key)
 		}
 	}
@@ -161,7 +163,7 @@ spec:
 	// API's missing heartbeat connector, set nothing.
 	var ignored []string
 	for _, s := range u.Ignored {
-		ignored = append(ignored, s.Key+" @"+strconv.Itoa(s.Pos.Line))
+		ignored = append(ignored, s.Key+" @"+strconv.Itoa(s.Loc.Line))
 	}
 	wantIgnored := []string{
 		"east->central.emit.checkpoints.enabled @13",

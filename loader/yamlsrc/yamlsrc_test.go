@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 func mustParse(t *testing.T, name, text string) *File {
@@ -47,7 +49,7 @@ func TestComments(t *testing.T) {
 		"  # indented comment\n" +
 		"e: \"q\" # after quotes\n"
 	f := mustParse(t, "c.yaml", text)
-	want := []Comment{
+	want := []doc.Comment{
 		{Line: 1, Text: " head"},
 		{Line: 2, Text: " trailing", Trailing: true},
 		{Line: 8, Text: " indented comment"},
@@ -92,7 +94,7 @@ func TestDuplicateKeys(t *testing.T) {
 	if len(es) != 2 || text(get(f.Docs[0], "a")) != "3" {
 		t.Errorf("entries %v", es)
 	}
-	if len(dups) != 1 || dups[0].Key != "a" || dups[0].Pos.Line != 3 || dups[0].Previous[0].Line != 1 {
+	if len(dups) != 1 || dups[0].Key != "a" || dups[0].Loc.Line != 3 || dups[0].Previous[0].Line != 1 {
 		t.Errorf("dups %+v", dups)
 	}
 }
@@ -196,7 +198,7 @@ func TestImage(t *testing.T) {
 		{"apache/kafka@sha256:abc", imageApache, ""},
 	}
 	for _, tt := range tests {
-		im := parseImage(tt.ref, false, Pos{})
+		im := parseImage(tt.ref, false, doc.Location{})
 		v, _ := im.kafkaVersion()
 		if im.family != tt.family || v != tt.version {
 			t.Errorf("%s: family %q version %q, want %q %q", tt.ref, im.family, v, tt.family, tt.version)
@@ -235,21 +237,21 @@ func TestConfigBlockLiteralLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]Pos{}
+	got := map[string]doc.Location{}
 	for _, s := range ss {
-		got[s.Key+"="+s.Value] = s.Pos
+		got[s.Key+"="+s.Value] = s.Loc
 	}
-	want := map[string]Pos{"a=3": {File: "v.yaml", Line: 6, Column: 3}, "b=2": {File: "v.yaml", Line: 5, Column: 5}}
+	want := map[string]doc.Location{"a=3": {File: "v.yaml", Line: 6, Column: 3}, "b=2": {File: "v.yaml", Line: 5, Column: 5}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if len(dups) != 1 || dups[0].Pos.Line != 6 || dups[0].Previous[0].Line != 3 {
+	if len(dups) != 1 || dups[0].Loc.Line != 6 || dups[0].Previous[0].Line != 3 {
 		t.Errorf("dups %+v", dups)
 	}
 	// A quoted string has no line structure: every key sits at the string.
 	f = mustParse(t, "q.yaml", "config: \"a=1\\nb=2\\n\"\n")
 	ss, _, _ = configBlock(f, get(f.Docs[0], "config"), "config")
-	if len(ss) != 2 || ss[1].Pos.Line != 1 || ss[1].Pos.Column != 9 {
+	if len(ss) != 2 || ss[1].Loc.Line != 1 || ss[1].Loc.Column != 9 {
 		t.Errorf("quoted: %+v", ss)
 	}
 	// Invalid properties text is an error at its line in the YAML file.

@@ -248,7 +248,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) 
 		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
 	}
 	for _, e := range res.Errors {
-		rep.Errors = append(rep.Errors, report.LoadError{File: e.File, Line: e.Line, Message: e.Message})
+		rep.Errors = append(rep.Errors, *e)
 	}
 	for _, c := range res.Clusters {
 		if len(c.Nodes) > 0 {

@@ -1,26 +1,59 @@
 package loader
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
-// corpusDir is ../shared/corpus/real-world beside the repository: real
-// configuration files from public repositories.
-func corpusDir(t *testing.T) string {
+// This file is where the package's tests find what lies outside them: the
+// golden files (one -update flag rewrites them all) and the real-world
+// corpus.
+
+var update = flag.Bool("update", false, "rewrite the golden files (testdata/yaml/*.golden.json, terraform/testdata/*/model.golden.json)")
+
+// checkGolden compares got with the golden file, or under -update writes
+// got to it.
+func checkGolden(t *testing.T, golden string, got []byte) {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared", "corpus", "real-world")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real-world corpus missing in CI: %v", err)
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		t.Skipf("real-world corpus not found at %s", dir)
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./loader -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got); rerun with -update if intended:\n%s", golden, diff)
+	}
+}
+
+// corpusDir is ../shared/corpus/real-world beside the repository (tests
+// run in the package directory): real configuration files from public
+// repositories. Without it a test skips, except in CI.
+func corpusDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus", "real-world"))
+	if err == nil {
+		_, err = os.Stat(dir)
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("real-world corpus missing in CI: %v", err)
+		}
+		tb.Skipf("real-world corpus not found at %s", dir)
 	}
 	return dir
 }
+
+// CorpusDir is corpusDir for the package's external tests (bench_test.go).
+var CorpusDir = corpusDir
 
 // loadCorpusFolder loads one corpus folder (its files named one by one,
 // or the folder walked), fails the test on any load error, and returns the
