@@ -205,10 +205,12 @@ func tfSettings(p terraform.Properties, origin string) ([]RawSetting, []Duplicat
 // tfSetting types a scalar attribute; an unknown one keeps its expression.
 func tfSetting(key string, v *terraform.Value, typ, source, origin string) *Setting {
 	if v.Unknown {
-		return &Setting{Key: key, Raw: "${" + v.Text + "}", Type: typ, Unknown: true, Source: source, Loc: tfLocation(v.Pos), Origin: origin}
+		s := &Setting{Key: key, Raw: "${" + v.Text + "}", Type: typ, Unknown: true, Source: source, Loc: tfLocation(v.Pos)}
+		s.setOrigin(origin)
+		return s
 	}
 	s := newSetting(key, v.Text, typ, source, tfLocation(v.Pos))
-	s.Origin = origin
+	s.setOrigin(origin)
 	s.Sensitive = s.Sensitive || v.Sensitive
 	return s
 }

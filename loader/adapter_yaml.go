@@ -168,11 +168,11 @@ func unitDoc(u yamlsrc.Unit, comments []Comment) *Doc {
 		t := &Topic{Name: u.Topic.Name, Loc: location(u.Topic.Pos)}
 		if s := u.Topic.Replicas; s != nil {
 			t.ReplicationFactor = newSetting(s.Key, s.Value, "int", SourceExplicit, location(s.Pos))
-			t.ReplicationFactor.Origin = s.Origin
+			t.ReplicationFactor.setOrigin(s.Origin)
 		}
 		if s := u.Topic.Partitions; s != nil {
 			t.Partitions = newSetting(s.Key, s.Value, "int", SourceExplicit, location(s.Pos))
-			t.Partitions.Origin = s.Origin
+			t.Partitions.setOrigin(s.Origin)
 		}
 		d.Topic = t
 	}
