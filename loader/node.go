@@ -189,7 +189,7 @@ func protocolMap(r *Doc, controllerNames []string, kraft bool) (protocols map[st
 	m := map[string]string{}
 	s, ok := r.get("listener.security.protocol.map")
 	switch {
-	case ok && isPlaceholder(s.Value), !ok && slices.Contains(r.ManagedKeys, "listener.security.protocol.map"):
+	case ok && (s.Unknown || isPlaceholder(s.Value)), !ok && slices.Contains(r.ManagedKeys, "listener.security.protocol.map"):
 		return m, false
 	case ok:
 		for _, e := range splitList(s.Value) {

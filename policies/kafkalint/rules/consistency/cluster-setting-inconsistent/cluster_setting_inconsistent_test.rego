@@ -61,8 +61,12 @@ test_fail_controller_listener_names if {
 }
 
 test_fail_controller_listener_protocol if {
-	mapped := t.with_settings(_broker("b3.properties", []), [["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]])
-	nodes := [_broker("b1.properties", []), _broker("b2.properties", []), mapped]
+	implicit := {"PLAINTEXT": "PLAINTEXT", "SSL": "SSL", "SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL", "CONTROLLER": "PLAINTEXT"}
+	mapped := t.with_protocol_map(
+		t.with_settings(_broker("b3.properties", []), [["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]]),
+		{"PLAINTEXT": "PLAINTEXT", "CONTROLLER": "SSL"},
+	)
+	nodes := [t.with_protocol_map(_broker("b1.properties", []), implicit), t.with_protocol_map(_broker("b2.properties", []), implicit), mapped]
 	reports := rule.report with input as t.cluster(nodes, [])
 	{[f.location.file, f.location.line, f.key] | some f in reports} == {["b3.properties", 6, "listener.security.protocol.map"]}
 	some f in reports

@@ -40,8 +40,6 @@ test_success_unknown_clusters_placeholder if {
 
 test_fail_strimzi_resource_is_rejected_by_the_operator if {
 	mm := t.mirror_maker(_f, [t.mirror_alias(_f, "A", true, 1)], [t.mirror_flow(_f, "A", "C", true, 3, {})], [["clusters", "A", 1]])
-	c := t.mirror_cluster([mm])
-	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
-	some f in rule.report with input as strimzi
+	some f in rule.report with input as t.mirror_cluster([object.union(mm, {"platform": "strimzi"})])
 	contains(f.message, "the Strimzi operator rejects")
 }

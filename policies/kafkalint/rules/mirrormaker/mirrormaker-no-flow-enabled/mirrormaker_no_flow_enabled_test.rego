@@ -40,9 +40,7 @@ test_success_enabled_flow_with_undeclared_alias_is_another_rule if {
 
 test_fail_strimzi_resource_names_the_strimzi_fix if {
 	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {})], [["clusters", "A,B", 1]])
-	c := t.mirror_cluster([mm])
-	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
-	some f in rule.report with input as strimzi
+	some f in rule.report with input as t.mirror_cluster([object.union(mm, {"platform": "strimzi"})])
 	contains(f.message, "sourceConnector")
 	not contains(f.message, ".enabled=true for each direction")
 }
