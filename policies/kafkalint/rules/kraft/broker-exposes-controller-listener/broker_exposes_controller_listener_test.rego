@@ -86,3 +86,14 @@ test_success_key_absent_from_another_format_or_managed if {
 	managed := object.union(node, {"managed_keys": ["controller.listener.names", "listeners"]})
 	count(rule.report) == 0 with input as t.cluster([managed], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a broker-only node binds its controller listener.
+test_loader_broker_exposes_controller_listener if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9092,CONTROLLER://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 5, "listeners"]}
+}

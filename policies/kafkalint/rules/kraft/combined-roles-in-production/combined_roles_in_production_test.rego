@@ -69,3 +69,16 @@ test_fail_environment_variable_origin_keeps_the_properties_advice if {
 	node := object.union(t.node("compose.yaml", ["broker", "controller"], []), {"settings": {"process.roles": roles}})
 	rule.report == {t.finding("compose.yaml", 14, "process.roles", _message("broker,controller"))} with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: process.roles from a compose environment variable.
+test_loader_combined_roles_in_production if {
+	reports := rule.report with input as kafkalint.parse("", "prod/docker-compose.yml", `services:
+  kafka:
+    image: apache/kafka:4.0.0
+    environment:
+      KAFKA_NODE_ID: 1
+      KAFKA_PROCESS_ROLES: broker,controller
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/docker-compose.yml", 6, "process.roles"]}
+}

@@ -44,3 +44,13 @@ test_fail_strimzi_resource_names_the_strimzi_fix if {
 	contains(f.message, "sourceConnector")
 	not contains(f.message, ".enabled=true for each direction")
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a flow enabled with yes, which MirrorMaker 2 reads as false.
+test_loader_mirrormaker_no_flow_enabled if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=yes
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 1, "clusters"]}
+}
