@@ -28,23 +28,6 @@ const (
 	OriginPlatform = "platform"
 )
 
-// envVarRE is an environment variable's name. Every adapter names an
-// environment variable origin by the variable alone, and no platform field
-// or chart key looks like one (they hold dots, spaces or lower case).
-var envVarRE = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
-
-// setOrigin records where a value comes from and what kind of place that is.
-func (s *Setting) setOrigin(origin string) {
-	s.Origin, s.OriginKind = origin, ""
-	switch {
-	case origin == "":
-	case envVarRE.MatchString(origin):
-		s.OriginKind = OriginEnv
-	default:
-		s.OriginKind = OriginPlatform
-	}
-}
-
 // Setting is one configuration value. Value holds the typed value (int64,
 // float64, bool, string or []string) parsed once by the loader; it is absent
 // when the value is unknown (a ${provider:...} placeholder) or does not parse
@@ -108,6 +91,23 @@ type KeyNotes struct {
 	AddedIn string `json:"added_in,omitempty"`
 	// RemovedAfter is the last cataloged release defining a removed key.
 	RemovedAfter string `json:"removed_after,omitempty"`
+}
+
+// envVarRE is an environment variable's name. Every adapter names an
+// environment variable origin by the variable alone, and no platform field
+// or chart key looks like one (they hold dots, spaces or lower case).
+var envVarRE = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// setOrigin records where a value comes from and what kind of place that is.
+func (s *Setting) setOrigin(origin string) {
+	s.Origin, s.OriginKind = origin, ""
+	switch {
+	case origin == "":
+	case envVarRE.MatchString(origin):
+		s.OriginKind = OriginEnv
+	default:
+		s.OriginKind = OriginPlatform
+	}
 }
 
 // Notes returns the setting's key notes (zero when it has none).
