@@ -82,3 +82,32 @@ test_loader_combined_roles_in_production if {
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/docker-compose.yml", 6, "process.roles"]}
 }
+
+# Built with the loader: process.roles from a KafkaNodePool's roles, a
+# platform field (origin_kind platform), so the message names the field.
+test_loader_node_pool_roles_name_the_field if {
+	c := kafkalint.parse("", "prod/kafka.yaml", `apiVersion: kafka.strimzi.io/v1beta2
+kind: KafkaNodePool
+metadata:
+  name: dual
+  labels:
+    strimzi.io/cluster: orders
+spec:
+  replicas: 3
+  roles:
+    - controller
+    - broker
+---
+apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: orders
+spec:
+  kafka:
+    version: 4.0.0
+`)
+	reports := rule.report with input as c
+	count(reports) == 1
+	some f in reports
+	contains(f.message, "from KafkaNodePool spec.roles")
+}

@@ -54,3 +54,32 @@ primary->backup.enabled=yes
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 1, "clusters"]}
 }
+
+# Built with the loader: a KafkaMirrorMaker2 whose mirror has no
+# sourceConnector; the loader gives it the platform strimzi, so the advice
+# is Strimzi's.
+test_loader_strimzi_mirror_without_source_connector if {
+	c := kafkalint.parse("", "prod/mm2.yaml", `apiVersion: kafka.strimzi.io/v1beta2
+kind: KafkaMirrorMaker2
+metadata:
+  name: dr
+spec:
+  version: 4.0.0
+  replicas: 1
+  connectCluster: backup
+  clusters:
+    - alias: primary
+      bootstrapServers: primary-kafka-bootstrap:9092
+    - alias: backup
+      bootstrapServers: backup-kafka-bootstrap:9092
+  mirrors:
+    - sourceCluster: primary
+      targetCluster: backup
+      topicsPattern: ".*"
+`)
+	c.mirror_makers[0].platform == "strimzi"
+	reports := rule.report with input as c
+	{[f.location.line, f.key] | some f in reports} == {[9, "clusters"]}
+	some f in reports
+	contains(f.message, "give each mirror that should replicate a sourceConnector")
+}
