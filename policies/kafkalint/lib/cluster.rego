@@ -393,15 +393,6 @@ absent_means_default(node, key) if {
 	not key in node.managed_keys
 }
 
-# whole_configuration holds for a file that is all Kafka reads: a
-# .properties file, not a template it is rendered from.
-# TODO(issue 18 §4): only kafka-refuses-to-start still calls it, until it
-# reads the loader's node.whole_configuration; then delete it.
-whole_configuration(file) if {
-	file.format == "properties"
-	not file.template
-}
-
 _explicit(node, key) if node.settings[key].source == "explicit"
 
 # controller_names are a node's controller.listener.names, upper-cased as

@@ -176,22 +176,7 @@ _listeners(node, line, raw) := [listener(node.file, line, e, _protocol(node, upp
 	some e in split(raw, ",")
 ]
 
-_protocol(node, name) := object.get(node.protocol_map, name, "")
-
-# TODO(issue 18 §4): a node without protocol_map gives its listeners the
-# protocol the loader's implicit map would (a protocol name maps to itself,
-# any other name to PLAINTEXT), only because the kafka-refuses-to-start
-# tests, which another change is rewriting, rely on it; delete this when
-# they state their maps (with_protocol_map) or use kafkalint.parse.
-_protocol(node, name) := name if {
-	not node.protocol_map
-	name in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
-}
-
-_protocol(node, name) := "PLAINTEXT" if {
-	not node.protocol_map
-	not name in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
-}
+_protocol(node, name) := object.get(object.get(node, "protocol_map", {}), name, "")
 
 # list_setting builds an explicit list setting (value split on commas).
 list_setting(file, key, raw, line) := {
