@@ -179,7 +179,8 @@ func clusterName(c *Cluster) string {
 func addRecord(c *Cluster, r *Doc, opts Options) {
 	c.Files = append(c.Files, &SourceFile{
 		Path: r.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource, Template: r.Template,
-		Duplicates: nonNil(r.Duplicates),
+		WholeConfiguration: r.wholeConfiguration(),
+		Duplicates:         nonNil(r.Duplicates),
 	})
 	switch r.Kind {
 	case KindNode:
@@ -255,7 +256,7 @@ func typedSettings(r *Doc, version string, scopes []string, defaults []string) m
 			typ = cmp.Or(metaTypes[s.Key], "string")
 		}
 		out[s.Key] = newSetting(s.Key, s.Value, typ, SourceExplicit, s.Loc)
-		out[s.Key].Origin = s.Origin
+		out[s.Key].setOrigin(s.Origin)
 		out[s.Key].Sensitive = out[s.Key].Sensitive || s.Sensitive
 		if s.Unknown {
 			out[s.Key].Value, out[s.Key].Unknown, out[s.Key].Invalid = nil, true, ""

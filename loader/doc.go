@@ -65,10 +65,12 @@ func topicSetting(s *doc.Setting, source string) *Setting {
 		return nil
 	}
 	if s.Unknown {
-		return &Setting{Key: s.Key, Raw: s.Value, Type: "int", Unknown: true, Source: source, Loc: s.Loc, Origin: s.Origin}
+		t := &Setting{Key: s.Key, Raw: s.Value, Type: "int", Unknown: true, Source: source, Loc: s.Loc}
+		t.setOrigin(s.Origin)
+		return t
 	}
 	t := newSetting(s.Key, s.Value, "int", source, s.Loc)
-	t.Origin = s.Origin
+	t.setOrigin(s.Origin)
 	t.Sensitive = t.Sensitive || s.Sensitive
 	return t
 }

@@ -185,6 +185,9 @@ func classifyMissingAs(s *Setting, key, version string, scopes []string) {
 // doc and typed settings.
 func buildMirror(mm *MirrorMaker, r *Doc) {
 	mm.Loc = r.Loc
+	if r.Format != "properties" {
+		mm.Platform = r.Format
+	}
 	aliases, declared := mirrorAliases(r)
 	clusters := mm.Settings["clusters"]
 	mm.Aliases = []MirrorAlias{}

@@ -1,6 +1,10 @@
 package loader
 
-import "github.com/kafkalint/kafkalint/loader/doc"
+import (
+	"regexp"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
+)
 
 // This file defines the normalized cluster model: the `input` every policy
 // sees, one Cluster per evaluation. docs/model.md documents it and
@@ -18,6 +22,12 @@ const (
 	// SourcePlatform: a managed platform fixes the value whatever the
 	// source says (Confluent Cloud's replication factor 3).
 	SourcePlatform = "platform"
+)
+
+// Origin kinds (Setting.OriginKind).
+const (
+	OriginEnv      = "env"
+	OriginPlatform = "platform"
 )
 
 // Setting is one configuration value. Value holds the typed value (int64,
@@ -48,6 +58,13 @@ type Setting struct {
 	// "controller.controllerOnly" (with "(not set: ...)" when the chart's
 	// default applies), a compose environment variable.
 	Origin string `json:"origin,omitempty"`
+	// OriginKind says what Origin names, so that no policy parses it:
+	// OriginEnv, an environment variable that carries the key (compose's
+	// KAFKA_PROCESS_ROLES, a chart's extraEnvVars KAFKA_CFG_NODE_ID), or
+	// OriginPlatform, a field of a platform's resource, chart or module
+	// that the value is written in or follows from. Set exactly when Origin
+	// is; absent, the value is written in the Kafka key itself. setOrigin.
+	OriginKind string `json:"origin_kind,omitempty"`
 	// Catalog annotations of an explicit setting (loader/validate.go),
 	// set only where the catalog covers the unit's kind and the cluster's
 	// exact Kafka release line, so that a verdict is certain.
@@ -76,6 +93,23 @@ type KeyNotes struct {
 	AddedIn string `json:"added_in,omitempty"`
 	// RemovedAfter is the last cataloged release defining a removed key.
 	RemovedAfter string `json:"removed_after,omitempty"`
+}
+
+// envVarRE is an environment variable's name. Every adapter names an
+// environment variable origin by the variable alone, and no platform field
+// or chart key looks like one (they hold dots, spaces or lower case).
+var envVarRE = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
+
+// setOrigin records where a value comes from and what kind of place that is.
+func (s *Setting) setOrigin(origin string) {
+	s.Origin, s.OriginKind = origin, ""
+	switch {
+	case origin == "":
+	case envVarRE.MatchString(origin):
+		s.OriginKind = OriginEnv
+	default:
+		s.OriginKind = OriginPlatform
+	}
 }
 
 // Notes returns the setting's key notes (zero when it has none).
@@ -165,10 +199,19 @@ type Node struct {
 	Advertised              []Listener `json:"advertised_listeners"`
 	ControllerListenerNames []string   `json:"controller_listener_names"`
 	// ProtocolMap is the effective listener.security.protocol.map, listener
-	// name to protocol as Kafka computes it (protocolMap); absent when the
-	// written map is a placeholder.
-	ProtocolMap map[string]string   `json:"protocol_map,omitempty"`
-	Settings    map[string]*Setting `json:"settings"`
+	// name to protocol as Kafka computes it (protocolMap), so that no policy
+	// derives it again; empty and ProtocolMapUnknown set when it is not
+	// known (the written map is a placeholder, or the platform sets the key
+	// itself and the source does not show it).
+	ProtocolMap        map[string]string `json:"protocol_map"`
+	ProtocolMapUnknown bool              `json:"protocol_map_unknown,omitempty"`
+	// WholeConfiguration: the node's file is all Kafka reads (a properties
+	// file, not a template it is rendered from), so a key it does not set
+	// takes Kafka's default unless the platform manages it (ManagedKeys).
+	// Another format may take the rest of the configuration from elsewhere
+	// (an image's own server.properties, an operator).
+	WholeConfiguration bool                `json:"whole_configuration,omitempty"`
+	Settings           map[string]*Setting `json:"settings"`
 }
 
 // Client is a producer, consumer, admin or generic client configuration.
@@ -202,6 +245,10 @@ type MirrorMaker struct {
 	Loc Location `json:"location"`
 	// Aliases are the cluster aliases in clusters or in a flow key.
 	Aliases []MirrorAlias `json:"aliases"`
+	// Platform is the platform that runs MirrorMaker 2 and reads this
+	// configuration ("strimzi": a KafkaMirrorMaker2 resource); absent for a
+	// dedicated-mode properties file, which connect-mirror-maker.sh reads.
+	Platform string `json:"platform,omitempty"`
 	// Flows are every ordered pair of aliases in clusters plus every pair a
 	// {source}->{target}. key names (loader/mirrormaker.go).
 	Flows []MirrorFlow `json:"flows"`
@@ -256,6 +303,8 @@ type SourceFile struct {
 	// Template: a Jinja template ({% if %} lines), from which the file
 	// Kafka reads is rendered, so a key it lacks may be set after all.
 	Template bool `json:"template,omitempty"`
+	// WholeConfiguration: the file is all Kafka reads (wholeConfiguration).
+	WholeConfiguration bool `json:"whole_configuration,omitempty"`
 }
 
 // Cluster is the unit of evaluation: the files that describe one Kafka

@@ -14,9 +14,11 @@ import (
 // buildNode derives a node's structure (roles, id, quorum, listeners) from
 // its raw settings. Settings are typed later, per cluster.
 func buildNode(r *Doc) *Node {
-	n := &Node{File: r.File, Environment: r.env, Loc: r.Loc, Mode: "zookeeper", Roles: []string{}, Replicas: r.Replicas, ManagedKeys: nonNil(r.ManagedKeys)}
+	n := &Node{File: r.File, Environment: r.env, Loc: r.Loc, Mode: "zookeeper", Roles: []string{}, Replicas: r.Replicas, ManagedKeys: nonNil(r.ManagedKeys),
+		WholeConfiguration: r.wholeConfiguration()}
 	for _, s := range r.Ignored {
-		ignored := &Setting{Key: s.Key, Raw: s.Value, Type: "string", Source: SourceExplicit, Loc: s.Loc, Origin: s.Origin, Sensitive: s.Sensitive}
+		ignored := &Setting{Key: s.Key, Raw: s.Value, Type: "string", Source: SourceExplicit, Loc: s.Loc, Sensitive: s.Sensitive}
+		ignored.setOrigin(s.Origin)
 		// Typed as text (Kafka never reads it), but a secret all the same.
 		ignored.SecretKey = IsSecretKey(s.Key, typeOf(catalog.Newest(), []string{catalog.Broker}, s.Key))
 		ignored.Sensitive = ignored.Sensitive || ignored.SecretKey
@@ -53,7 +55,7 @@ func buildNode(r *Doc) *Node {
 				s.Value, s.Unknown, s.Invalid = nil, true, ""
 				s.Raw = cmpOr(p.Expr, p.Value)
 			}
-			s.Origin = p.Origin
+			s.setOrigin(p.Origin)
 			s.Sensitive = s.Sensitive || p.Sensitive
 			n.Platform[p.Key] = s
 		}
@@ -66,8 +68,8 @@ func buildNode(r *Doc) *Node {
 	if s, ok := r.get("controller.listener.names"); ok && !isPlaceholder(s.Value) {
 		n.ControllerListenerNames = splitList(s.Value)
 	}
-	protocols := protocolMap(r, n.ControllerListenerNames, n.Mode != "zookeeper")
-	n.ProtocolMap = protocols
+	protocols, known := protocolMap(r, n.ControllerListenerNames, n.Mode != "zookeeper")
+	n.ProtocolMap, n.ProtocolMapUnknown = protocols, !known
 	n.Listeners = parseListeners(r, "listeners", protocols)
 	n.Advertised = parseListeners(r, "advertised.listeners", protocols)
 	return n
@@ -180,38 +182,41 @@ var securityProtocols = []string{"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL
 // controller listener names with those protocol names as written and adds
 // them to the map as written (new ListenerName(name), not normalised), so a
 // lower-case controller name gets a lower-case entry that an upper-cased
-// lookup never finds. nil when the explicit map is a placeholder (unknown).
-func protocolMap(r *Doc, controllerNames []string, kraft bool) map[string]string {
+// lookup never finds. Not known (an empty map) when the explicit map is a
+// placeholder, or when the platform sets the key and the source does not
+// show it (the implicit map is then not what runs).
+func protocolMap(r *Doc, controllerNames []string, kraft bool) (protocols map[string]string, known bool) {
 	m := map[string]string{}
-	if s, ok := r.get("listener.security.protocol.map"); ok {
-		if isPlaceholder(s.Value) {
-			return nil
-		}
+	s, ok := r.get("listener.security.protocol.map")
+	switch {
+	case ok && (s.Unknown || isPlaceholder(s.Value)), !ok && slices.Contains(r.ManagedKeys, "listener.security.protocol.map"):
+		return m, false
+	case ok:
 		for _, e := range splitList(s.Value) {
 			name, proto, ok := strings.Cut(e, ":")
 			if ok {
 				m[strings.ToUpper(strings.TrimSpace(name))] = strings.TrimSpace(proto)
 			}
 		}
-		return m
+		return m, true
 	}
 	for _, p := range securityProtocols {
 		m[p] = p
 	}
 	if !kraft {
-		return m
+		return m, true
 	}
 	sslOrSasl := func(name string) bool { return name != "PLAINTEXT" && slices.Contains(securityProtocols, name) }
 	for _, n := range controllerNames {
 		if sslOrSasl(n) {
-			return m
+			return m, true
 		}
 	}
 	if s, ok := r.get("listeners"); ok && !isPlaceholder(s.Value) {
 		for _, e := range splitList(s.Value) {
 			name, _, _ := strings.Cut(e, ":")
 			if sslOrSasl(strings.ToUpper(name)) {
-				return m
+				return m, true
 			}
 		}
 	}
@@ -220,7 +225,13 @@ func protocolMap(r *Doc, controllerNames []string, kraft bool) map[string]string
 			m[n] = "PLAINTEXT"
 		}
 	}
-	return m
+	return m, true
+}
+
+// wholeConfiguration holds for a doc that is all Kafka reads: a properties
+// file, not a Jinja template the file Kafka reads is rendered from.
+func (r *Doc) wholeConfiguration() bool {
+	return r.Format == "properties" && !r.Template
 }
 
 var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?\d+)$`)

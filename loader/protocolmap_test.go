@@ -3,6 +3,8 @@ package loader
 import (
 	"maps"
 	"testing"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // TestProtocolMap pins the effective listener.security.protocol.map to
@@ -47,16 +49,49 @@ func TestProtocolMap(t *testing.T) {
 			map[string]string{"INTERNAL": "SSL"}},
 		{"a placeholder map is unknown",
 			"process.roles=broker\nlistener.security.protocol.map=${env:MAP}\n", nil},
+		{"a blank map is known and maps nothing",
+			"process.roles=broker\nlistener.security.protocol.map=\n", map[string]string{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := LoadSources([]Source{{Name: "dev/server.properties", Data: []byte(tc.props)}}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := res.Clusters[0].Nodes[0].ProtocolMap
-			if !maps.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
-				t.Errorf("protocol map = %v, want %v", got, tc.want)
+			n := res.Clusters[0].Nodes[0]
+			if got, unknown := n.ProtocolMap, n.ProtocolMapUnknown; !maps.Equal(got, tc.want) || unknown != (tc.want == nil) || got == nil {
+				t.Errorf("protocol map = %v (unknown %v), want %v (nil: unknown)", got, unknown, tc.want)
 			}
 		})
+	}
+}
+
+// TestPlaceholderProtocolMapLeavesListenersUnmapped: with an unknown map no
+// listener has a protocol, so no rule can judge one (KFK2001 once did, on a
+// fixture that mapped PLAINTEXT to itself whatever the map said).
+func TestPlaceholderProtocolMapLeavesListenersUnmapped(t *testing.T) {
+	res, err := LoadSources([]Source{{Name: "prod/server.properties",
+		Data: []byte("listeners=PLAINTEXT://:9092\nlistener.security.protocol.map=${env:MAP}\n")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := res.Clusters[0].Nodes[0]
+	if !n.ProtocolMapUnknown || len(n.ProtocolMap) != 0 {
+		t.Errorf("protocol map = %v (unknown %v), want unknown", n.ProtocolMap, n.ProtocolMapUnknown)
+	}
+	if len(n.Listeners) != 1 || n.Listeners[0].Name != "PLAINTEXT" || n.Listeners[0].Protocol != "" {
+		t.Errorf("listeners = %+v, want PLAINTEXT with no protocol", n.Listeners)
+	}
+}
+
+// TestManagedProtocolMapIsUnknown: a platform that sets the map itself
+// (Amazon MSK) runs its own, not Kafka's implicit one.
+func TestManagedProtocolMapIsUnknown(t *testing.T) {
+	d := &Doc{Doc: doc.Doc{Format: "terraform", ManagedKeys: []string{"listener.security.protocol.map"}}}
+	if m, known := protocolMap(d, nil, true); known || len(m) != 0 {
+		t.Errorf("protocolMap = %v, %v; want unknown", m, known)
+	}
+	d.ManagedKeys = nil
+	if m, known := protocolMap(d, nil, true); !known || m["SSL"] != "SSL" {
+		t.Errorf("protocolMap = %v, %v; want the implicit map", m, known)
 	}
 }

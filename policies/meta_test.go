@@ -207,11 +207,7 @@ const (
 
 // regoLinesExempt are the files allowed over maxRegoLines, each for a
 // reason that ends.
-var regoLinesExempt = map[string]bool{
-	// Temporary: the Kafka-facts change (issue 18 §4) moves the effective
-	// protocol map into Go and shrinks it below 500 lines.
-	"policies/kafkalint/lib/cluster.rego": true,
-}
+var regoLinesExempt = map[string]bool{}
 
 // regoStringRE matches a Rego string literal on one line.
 var regoStringRE = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/tester"
+
+	"github.com/kafkalint/kafkalint/loader"
 )
 
 // TestRego runs every _test.rego in the bundle with OPA's tester, compiled
@@ -25,7 +27,14 @@ func TestRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := tester.NewRunner().SetCompiler(c).SetStore(store).SetModules(parsed).RunTests(t.Context(), nil)
+	// kafkalint.parse loads with the built-in rules' default keys, as lint does.
+	e, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := parser{opts: func() loader.Options { return loader.Options{DefaultKeys: e.DefaultKeys()} }}
+	ch, err := tester.NewRunner().SetCompiler(c).SetStore(store).SetModules(parsed).
+		AddCustomBuiltins(p.testerBuiltins()).RaiseBuiltinErrors(true).RunTests(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -367,15 +367,15 @@ _default_listener_names := {"PLAINTEXT"}
 
 # listener_names are the (upper-cased) names of the listeners a node binds:
 # the listeners it writes, or Kafka's default when the key is absent from a
-# whole .properties file (files is input.files). Undefined when the value
-# is unknown, when the platform sets listeners itself (managed_keys: what
-# the source shows is then not the whole list), when the key is absent from
+# whole configuration (absent_means_default). Undefined when the value is
+# unknown, when the platform sets listeners itself (managed_keys: what the
+# source shows is then not the whole list), when the key is absent from
 # another format (the rest of the configuration may come from elsewhere),
 # or when an entry does not parse (it may be the one a rule looks for).
 # Rules that use it list listeners in custom.keys.
-listener_names(node, files) := _default_listener_names if {
+listener_names(node) := _default_listener_names if {
 	not _explicit(node, "listeners")
-	absent_means_default(files, node, "listeners")
+	absent_means_default(node, "listeners")
 } else := {l.name | some l in node.listeners} if {
 	_explicit(node, "listeners")
 	not "listeners" in node.managed_keys
@@ -386,20 +386,11 @@ listener_names(node, files) := _default_listener_names if {
 }
 
 # absent_means_default holds when a key missing from a node's file means
-# Kafka's default applies: the file is a whole configuration (files is
-# input.files) and the platform does not set the key itself.
-absent_means_default(files, node, key) if {
-	some f in files
-	f.path == node.file
-	whole_configuration(f)
+# Kafka's default applies: the file is a whole configuration (the loader's
+# whole_configuration) and the platform does not set the key itself.
+absent_means_default(node, key) if {
+	node.whole_configuration
 	not key in node.managed_keys
-}
-
-# whole_configuration holds for a file that is all Kafka reads: a
-# .properties file, not a template it is rendered from.
-whole_configuration(file) if {
-	file.format == "properties"
-	not file.template
 }
 
 _explicit(node, key) if node.settings[key].source == "explicit"
@@ -451,57 +442,4 @@ listeners_known(node) if {
 endpoint_matches(voter, listener) if {
 	voter.port == listener.port
 	not hosts_differ(voter.host, listener.host)
-}
-
-# --- Security protocols --------------------------------------------------------
-
-_protocols := {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
-
-# explicit_protocol_map is the listener.security.protocol.map a node writes,
-# {NAME: PROTOCOL}; undefined when the key is not written or unknown. Rules
-# that use it list listener.security.protocol.map in custom.keys.
-explicit_protocol_map(node) := {upper(trim_space(parts[0])): trim_space(parts[1]) |
-	some entry in split(setting.value, ",")
-	parts := split(entry, ":")
-	count(parts) == 2
-} if {
-	setting := node.settings["listener.security.protocol.map"]
-	setting.source == "explicit"
-	is_string(setting.value)
-}
-
-# listener_protocol is the security protocol of a listener name on a node:
-# the protocol of the listener it binds under that name, else the effective
-# listener.security.protocol.map (AbstractKafkaConfig
-# .effectiveListenerSecurityProtocolMap): the explicit map; without one, each
-# protocol name maps to itself and, in KRaft, controller listener names map
-# to PLAINTEXT unless some listener or controller listener is named after a
-# secure protocol. Undefined when unmapped or unknown.
-listener_protocol(node, name) := p if {
-	some l in node.listeners
-	l.name == name
-	l.protocol != ""
-	p := l.protocol
-} else := p if {
-	p := explicit_protocol_map(node)[name]
-} else := name if {
-	not explicit_protocol_map(node)
-	not _protocol_map_unknown(node)
-	name in _protocols
-} else := "PLAINTEXT" if {
-	not explicit_protocol_map(node)
-	not _protocol_map_unknown(node)
-	node.mode == "kraft"
-	name in controller_names(node)
-	not _secure_names(node)
-}
-
-_protocol_map_unknown(node) if node.settings["listener.security.protocol.map"].unknown
-
-_secure_names(node) if {
-	some name in array.concat(
-		array.concat([l.name | some l in node.listeners], [l.name | some l in node.advertised_listeners]),
-		controller_names(node),
-	)
-	name in (_protocols - {"PLAINTEXT"})
 }

@@ -151,37 +151,37 @@ test_hosts_that_may_be_one_machine if {
 
 # --- listeners -----------------------------------------------------------------
 
-_files(node, format) := [object.union(t.source_file(node.file, "node"), {"format": format})]
-
 test_listener_names_default_when_absent if {
 	node := _controller("c.properties")
-	cluster.listener_names(node, _files(node, "properties")) == {"PLAINTEXT"}
+	cluster.listener_names(node) == {"PLAINTEXT"}
 }
 
 test_listener_names_absent_from_another_format_or_managed if {
 	node := _controller("c.properties")
-	not cluster.listener_names(node, _files(node, "compose"))
+	not cluster.listener_names(object.union(node, {"whole_configuration": false}))
 	managed := object.union(node, {"managed_keys": ["listeners"]})
-	not cluster.listener_names(managed, _files(node, "properties"))
-	written := object.union(t.with_listeners(node, "PLAIN-9092://:9092", 5), {"managed_keys": ["listeners"]})
-	not cluster.listener_names(written, _files(node, "strimzi"))
+	not cluster.listener_names(managed)
+	written := object.union(t.with_listeners(node, "PLAIN-9092://:9092", 5), {"managed_keys": ["listeners"], "whole_configuration": false})
+	not cluster.listener_names(written)
 }
 
-test_listener_names_absent_from_a_template if {
-	node := _controller("c.properties")
-	not cluster.listener_names(node, [object.union(_files(node, "properties")[0], {"template": true})])
-	not cluster.whole_configuration({"format": "properties", "template": true})
-	cluster.whole_configuration({"format": "properties"})
+# The loader decides what a whole configuration is; these read its answer.
+test_listener_names_from_the_loader if {
+	cluster.listener_names(kafkalint.parse("", "prod/server.properties", "process.roles=broker\nnode.id=1\n").nodes[0]) == {"PLAINTEXT"}
+	template := "process.roles=broker\n{% if a %}\nnode.id=1\n{% else %}\nnode.id=2\n{% endif %}\n"
+	not cluster.listener_names(kafkalint.parse("", "prod/server.properties.j2", template).nodes[0])
+	compose := "services:\n  kafka:\n    image: apache/kafka:4.0.0\n    environment:\n      KAFKA_PROCESS_ROLES: broker\n      KAFKA_NODE_ID: 1\n"
+	not cluster.listener_names(kafkalint.parse("", "prod/docker-compose.yml", compose).nodes[0])
 }
 
 test_listener_names_written if {
 	node := t.with_listeners(_controller("c.properties"), "controller://c1:9093,SSL://c1:9094", 5)
-	cluster.listener_names(node, []) == {"CONTROLLER", "SSL"}
+	cluster.listener_names(node) == {"CONTROLLER", "SSL"}
 }
 
 test_listener_names_unknown if {
 	node := object.union(_controller("c.properties"), {"settings": {"listeners": t.unknown_setting("c.properties", "listeners", "${env:L}", 5)}})
-	not cluster.listener_names(node, _files(node, "properties"))
+	not cluster.listener_names(node)
 }
 
 test_listener_names_unparsed_entry if {
@@ -189,7 +189,7 @@ test_listener_names_unparsed_entry if {
 		"listeners": [{"name": "", "host": "", "port": 0, "protocol": "", "raw": "CONTROLLER//c1", "error": "bad", "location": {"file": "c.properties", "line": 5, "column": 1}}],
 		"settings": {"listeners": t.list_setting("c.properties", "listeners", "CONTROLLER//c1", 5)},
 	})
-	not cluster.listener_names(node, _files(node, "properties"))
+	not cluster.listener_names(node)
 }
 
 test_controller_endpoints_advertised_else_bound if {
@@ -210,35 +210,6 @@ test_endpoint_matches if {
 	cluster.endpoint_matches({"host": "c1", "port": 9093}, {"host": "c1.example.com", "port": 9093})
 	not cluster.endpoint_matches({"host": "c1", "port": 9094}, {"host": "c1", "port": 9093})
 	not cluster.endpoint_matches({"host": "c2", "port": 9093}, {"host": "c1", "port": 9093})
-}
-
-# --- protocols -----------------------------------------------------------------
-
-test_listener_protocol_from_the_bound_listener if {
-	node := t.with_listeners(t.with_controller_names(_controller("c.properties"), "CONTROLLER", 6), "CONTROLLER://c1:9093", 5)
-	cluster.listener_protocol(node, "CONTROLLER") == "PLAINTEXT"
-}
-
-test_listener_protocol_from_an_explicit_map if {
-	node := t.with_settings(
-		t.with_controller_names(t.node("b.properties", ["broker"], []), "CONTROLLER", 6),
-		[["listener.security.protocol.map", "INTERNAL:SSL, controller : SASL_SSL", 7]],
-	)
-	cluster.listener_protocol(node, "CONTROLLER") == "SASL_SSL"
-	not cluster.listener_protocol(node, "PLAINTEXT")
-}
-
-test_listener_protocol_implicit if {
-	broker := t.with_listeners(t.with_controller_names(t.node("b.properties", ["broker"], []), "CONTROLLER", 6), "PLAINTEXT://b1:9092", 5)
-	cluster.listener_protocol(broker, "CONTROLLER") == "PLAINTEXT"
-	cluster.listener_protocol(broker, "SSL") == "SSL"
-	secure := t.with_listeners(t.with_controller_names(t.node("b.properties", ["broker"], []), "CONTROLLER", 6), "SSL://b1:9093", 5)
-	not cluster.listener_protocol(secure, "CONTROLLER")
-}
-
-test_listener_protocol_unknown_map if {
-	node := object.union(t.with_controller_names(t.node("b.properties", ["broker"], []), "CONTROLLER", 6), {"settings": {"listener.security.protocol.map": t.unknown_setting("b.properties", "listener.security.protocol.map", "${env:MAP}", 7)}})
-	not cluster.listener_protocol(node, "CONTROLLER")
 }
 
 # --- identity and roles --------------------------------------------------------

@@ -1,6 +1,10 @@
 # METADATA
 # title: Test fixtures
-# description: Builders for cluster-model fixtures used by the rule tests.
+# description: |
+#   Builders for cluster-model fixtures used by the rule tests. They build
+#   data only and derive no Kafka fact: what the loader derives (a protocol
+#   map, a whole configuration, an origin kind) a fixture states, and every
+#   rule also has tests built with the loader itself (kafkalint.parse).
 package kafkalint.lib.testing
 
 # setting builds an explicit setting written at line of file.
@@ -59,6 +63,7 @@ node(file, roles, entries) := {
 	"listeners": [],
 	"advertised_listeners": [],
 	"controller_listener_names": [],
+	"whole_configuration": true,
 	"settings": settings(file, entries),
 }
 
@@ -90,6 +95,7 @@ source_file(path, kind) := {
 	"environment": "production",
 	"environment_source": "path",
 	"duplicates": [],
+	"whole_configuration": true,
 }
 
 # cluster wraps nodes and clients into a cluster model.
@@ -164,14 +170,13 @@ listener(file, line, entry, protocol) := {
 	m := regex.find_all_string_submatch_n(`^(.*)://\[?([^\]]*)\]?:([0-9]+)$`, entry, 1)[0]
 }
 
-# implicit_protocol is the protocol the loader gives a listener name when no
-# listener.security.protocol.map is written: a protocol name maps to itself,
-# any other name (CONTROLLER, INTERNAL...) to PLAINTEXT in these fixtures.
-implicit_protocol(name) := upper(name) if upper(name) in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
+# _listeners are the entries of raw, each with the protocol node's
+# protocol_map gives its name ("" when it maps none: see with_protocol_map).
+_listeners(node, line, raw) := [listener(node.file, line, e, _protocol(node, upper(split(e, "://")[0]))) |
+	some e in split(raw, ",")
+]
 
-implicit_protocol(name) := "PLAINTEXT" if not upper(name) in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
-
-_listeners(file, line, raw) := [listener(file, line, e, implicit_protocol(split(e, "://")[0])) | some e in split(raw, ",")]
+_protocol(node, name) := object.get(object.get(node, "protocol_map", {}), name, "")
 
 # list_setting builds an explicit list setting (value split on commas).
 list_setting(file, key, raw, line) := {
@@ -215,17 +220,26 @@ _mode_with(current, mode) := "both" if {
 	not current in {"none", mode}
 }
 
-# with_listeners gives node listeners=raw at line (protocols as
-# implicit_protocol).
+# with_listeners gives node listeners=raw at line (protocols from the
+# node's protocol_map).
 with_listeners(node, raw, line) := object.union(node, {
-	"listeners": _listeners(node.file, line, raw),
+	"listeners": _listeners(node, line, raw),
 	"settings": {"listeners": list_setting(node.file, "listeners", raw, line)},
 })
 
 # with_advertised gives node advertised.listeners=raw at line.
 with_advertised(node, raw, line) := object.union(node, {
-	"advertised_listeners": _listeners(node.file, line, raw),
+	"advertised_listeners": _listeners(node, line, raw),
 	"settings": {"advertised.listeners": list_setting(node.file, "advertised.listeners", raw, line)},
+})
+
+# with_protocol_map gives node the effective protocol map m, {NAME: PROTOCOL}
+# (the loader's protocol_map; a fixture states it, never derives it), and
+# its listeners the protocols m gives them.
+with_protocol_map(node, m) := object.union(object.remove(node, ["protocol_map"]), {
+	"protocol_map": m,
+	"listeners": [object.union(l, {"protocol": object.get(m, l.name, "")}) | some l in node.listeners],
+	"advertised_listeners": [object.union(l, {"protocol": object.get(m, l.name, "")}) | some l in node.advertised_listeners],
 })
 
 # with_controller_names gives node controller.listener.names=raw at line.

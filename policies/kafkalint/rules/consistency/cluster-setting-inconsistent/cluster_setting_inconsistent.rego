@@ -181,7 +181,7 @@ _party("controller.listener.names", node) := _from(setting, names, concat(",", n
 
 _party("controller listener protocol", node) := _derived(anchor, protocol, sprintf("%s %s", [name, protocol]), "controller listener") if {
 	name := cluster.controller_names(node)[0]
-	protocol := cluster.listener_protocol(node, name)
+	protocol := node.protocol_map[name]
 	anchor := _protocol_anchor(node, name)
 }
 
@@ -255,6 +255,6 @@ _inter_broker_name(node) := upper(trim_space(s.value)) if {
 	is_string(s.value)
 }
 
-_inter_broker_protocol(node) := cluster.listener_protocol(node, _inter_broker_name(node)) if {
+_inter_broker_protocol(node) := node.protocol_map[_inter_broker_name(node)] if {
 	node.settings["inter.broker.listener.name"].source == "explicit"
 } else := _inter_broker_name(node)

@@ -61,8 +61,12 @@ test_fail_controller_listener_names if {
 }
 
 test_fail_controller_listener_protocol if {
-	mapped := t.with_settings(_broker("b3.properties", []), [["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]])
-	nodes := [_broker("b1.properties", []), _broker("b2.properties", []), mapped]
+	implicit := {"PLAINTEXT": "PLAINTEXT", "SSL": "SSL", "SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL", "CONTROLLER": "PLAINTEXT"}
+	mapped := t.with_protocol_map(
+		t.with_settings(_broker("b3.properties", []), [["listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:SSL", 6]]),
+		{"PLAINTEXT": "PLAINTEXT", "CONTROLLER": "SSL"},
+	)
+	nodes := [t.with_protocol_map(_broker("b1.properties", []), implicit), t.with_protocol_map(_broker("b2.properties", []), implicit), mapped]
 	reports := rule.report with input as t.cluster(nodes, [])
 	{[f.location.file, f.location.line, f.key] | some f in reports} == {["b3.properties", 6, "listener.security.protocol.map"]}
 	some f in reports
@@ -162,4 +166,34 @@ test_fail_many_brokers_capped if {
 		{"related_omitted": 2},
 	)
 	rule.report == {expected} with input as t.cluster(nodes, [])
+}
+
+# Built with the loader (kafkalint.parse), not fixtures: one broker of three sets another min.insync.replicas.
+test_loader_cluster_setting_inconsistent if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/b1.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+min.insync.replicas=2
+`,
+		"prod/kafka/b2.properties": `process.roles=broker
+node.id=5
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+min.insync.replicas=2
+`,
+		"prod/kafka/b3.properties": `process.roles=broker
+node.id=6
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+min.insync.replicas=1
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b3.properties", 6, "min.insync.replicas"]}
 }

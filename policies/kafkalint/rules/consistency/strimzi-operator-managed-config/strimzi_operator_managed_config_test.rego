@@ -63,3 +63,23 @@ test_success_other_origin_ignored if {
 test_instead_generic if {
 	rule._instead("made.up.key") == "the Kafka resource's own field for it"
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a Kafka resource writes listeners, which the operator sets itself.
+test_loader_strimzi_operator_managed_config if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka.yaml", `apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: orders
+spec:
+  kafka:
+    version: 4.0.0
+    listeners:
+      - name: tls
+        port: 9093
+        type: internal
+        tls: true
+    config:
+      listeners: PLAINTEXT://:9092
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka.yaml", 14, "listeners"]}
+}

@@ -62,3 +62,22 @@ test_success_unknown_placeholder if {
 	broker := t.with_setting(_broker("b2.properties", 1, 0), t.unknown_setting("b2.properties", "min.insync.replicas", "${env:MIN_ISR}", 9))
 	count(rule.report) == 0 with input as t.cluster([_broker("b1.properties", 1, 0), broker], [producer, _producer("1")])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a producer with acks=1 beside brokers that require min.insync.replicas=2.
+test_loader_acks_bypasses_min_insync_replicas if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/server.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+min.insync.replicas=2
+`,
+		"prod/kafka/producer.properties": `bootstrap.servers=b4:9093
+acks=1
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/producer.properties", 2, "acks"]}
+}

@@ -38,3 +38,15 @@ test_success_unknown_placeholder if {
 	node := t.with_setting(_broker([]), t.unknown_setting("broker.properties", "min.insync.replicas", "${env:MIN_ISR}", 7))
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a broker sets min.insync.replicas while ELR is on.
+test_loader_eligible_leader_replicas_off if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+min.insync.replicas=2
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "min.insync.replicas"]}
+}

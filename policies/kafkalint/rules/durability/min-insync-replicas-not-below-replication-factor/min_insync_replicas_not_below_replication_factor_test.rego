@@ -148,3 +148,16 @@ test_success_managed_defaults_unknown if {
 	count(rule.report) == 0 with input as t.full_cluster([node], [], [], [topic])
 	count(rule.report) == 0 with input as t.full_cluster([explicit_min_isr], [], [], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: min.insync.replicas equals default.replication.factor.
+test_loader_min_insync_replicas_not_below_replication_factor if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+default.replication.factor=2
+min.insync.replicas=2
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 7, "min.insync.replicas"]}
+}

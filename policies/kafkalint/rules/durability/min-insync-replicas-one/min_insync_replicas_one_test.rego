@@ -127,3 +127,16 @@ test_success_managed_default_min_isr if {
 	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
 	count(rule.report) == 0 with input as t.full_cluster([node], [], [], [topic])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: min.insync.replicas=1 with replication factor 3.
+test_loader_min_insync_replicas_one if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+default.replication.factor=3
+min.insync.replicas=1
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 7, "min.insync.replicas"]}
+}

@@ -203,3 +203,12 @@ test_success_transactional_id_placeholder_with_acks_one if {
 	c := _with_unknown(t.client("producer.properties", "producer", [["acks", "1", 2]]), "transactional.id", 3)
 	count(rule.report) == 0 with input as t.cluster([], [c])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: enable.idempotence=true with acks=1.
+test_loader_producer_idempotence_conflict if {
+	reports := rule.report with input as kafkalint.parse("", "prod/app/producer.properties", `bootstrap.servers=b1:9092
+enable.idempotence=true
+acks=1
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/app/producer.properties", 3, "acks"]}
+}

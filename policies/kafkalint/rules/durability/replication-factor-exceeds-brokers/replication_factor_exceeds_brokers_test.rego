@@ -122,3 +122,19 @@ test_fail_single_broker_default_transaction_log if {
 		[_count_at],
 	)} with input as t.with_broker_count(t.full_cluster([node], [], [], []), 1, "main.tf", 20)
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a compose file with one broker keeps the default replication factor 3.
+test_loader_replication_factor_exceeds_brokers if {
+	reports := rule.report with input as kafkalint.parse("", "prod/docker-compose.yml", `services:
+  kafka:
+    image: apache/kafka:4.0.0
+    environment:
+      KAFKA_NODE_ID: 1
+      KAFKA_PROCESS_ROLES: broker,controller
+      KAFKA_CONTROLLER_QUORUM_VOTERS: 1@kafka:9093
+      KAFKA_LISTENERS: PLAINTEXT://:9092,CONTROLLER://:9093
+      KAFKA_CONTROLLER_LISTENER_NAMES: CONTROLLER
+      KAFKA_DEFAULT_REPLICATION_FACTOR: 3
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/docker-compose.yml", 2, "min.insync.replicas"], ["prod/docker-compose.yml", 2, "offsets.topic.replication.factor"], ["prod/docker-compose.yml", 2, "transaction.state.log.replication.factor"], ["prod/docker-compose.yml", 10, "default.replication.factor"]}
+}

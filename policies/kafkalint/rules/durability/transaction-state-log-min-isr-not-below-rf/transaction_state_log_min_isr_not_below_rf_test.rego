@@ -52,3 +52,16 @@ test_success_unknown_placeholder if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: transaction.state.log.min.isr equals its replication factor.
+test_loader_transaction_state_log_min_isr_not_below_rf if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+transaction.state.log.replication.factor=3
+transaction.state.log.min.isr=3
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 7, "transaction.state.log.min.isr"]}
+}

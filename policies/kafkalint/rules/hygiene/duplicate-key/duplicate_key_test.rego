@@ -95,3 +95,16 @@ test_fail_duplicate_in_yaml_has_a_format_neutral_message if {
 	contains(f.message, "depending on the tool that reads it")
 	not contains(f.message, "Java")
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a key written twice.
+test_loader_duplicate_key if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+num.partitions=3
+num.partitions=6
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 7, "num.partitions"]}
+}

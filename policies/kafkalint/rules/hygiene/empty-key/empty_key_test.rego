@@ -45,3 +45,15 @@ test_success_named_keys if {
 test_success_key_absent if {
 	count(rule.report) == 0 with input as t.cluster([_broker], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a line with an empty key.
+test_loader_empty_key if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+=3
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, ""]}
+}

@@ -49,7 +49,7 @@ test_success_listeners_placeholder if {
 _controller_only := t.with_advertised(
 	t.with_controller_names(
 		t.with_listeners(
-			t.with_voters(t.with_id(t.node(_f, ["controller"], [["process.roles", "controller", 1]]), 2, 2), "2@A:9092", 3),
+			t.with_voters(t.with_id(t.with_protocol_map(t.node(_f, ["controller"], [["process.roles", "controller", 1]]), _implicit([])), 2, 2), "2@A:9092", 3),
 			"PLAINTEXT://A:9092", 4,
 		),
 		"PLAINTEXT", 5,
@@ -77,7 +77,7 @@ test_success_broker_advertises_controller_listener_3_9 if {
 _controller_advertising(host) := t.with_advertised(
 	t.with_controller_names(
 		t.with_listeners(
-			t.with_voters(t.with_id(t.node(_f, ["controller"], [["process.roles", "controller", 1]]), 2, 2), "2@localhost:9093", 3),
+			t.with_voters(t.with_id(t.with_protocol_map(t.node(_f, ["controller"], [["process.roles", "controller", 1]]), _implicit(["CONTROLLER"])), 2, 2), "2@localhost:9093", 3),
 			"CONTROLLER://0.0.0.0:9093", 4,
 		),
 		"CONTROLLER", 5,

@@ -35,8 +35,19 @@ test_success_controller_inter_broker_listener_on_3_9 if {
 
 # --- lower-case controller.listener.names
 
+# Built with the loader: Kafka maps the lower-case name as written, so the
+# CONTROLLER listener has no protocol either (a second refusal).
 test_fail_lowercase_controller_names_combined if {
-	_fires(_at("4.3", [_combined("controller")]), 5, "controller.listener.names", "controller.listener.names must contain at least one value appearing in the 'listeners' configuration when running the KRaft controller role")
+	reports := _reports(kafkalint.parse("", "prod/server.properties", `process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@localhost:5000
+listeners=PLAINTEXT://localhost:9092,CONTROLLER://localhost:5000
+controller.listener.names=controller
+`))
+	{[f.location.line, f.key] | some f in reports} == {[4, "listeners"], [5, "controller.listener.names"]}
+	some f in reports
+	f.key == "controller.listener.names"
+	contains(f.message, "controller.listener.names must contain at least one value appearing in the 'listeners' configuration when running the KRaft controller role")
 }
 
 test_success_uppercase_controller_names_combined if _silent(_at("4.3", [_combined("CONTROLLER")]))

@@ -83,20 +83,10 @@ _writes_any(node, keys) if {
 	settings.explicit(node, key)
 }
 
-# _full_file is cluster.absent_means_default for this rule's many calls:
-# a node's file is a whole Kafka configuration (cluster.whole_configuration)
-# that should hold key, which the platform does not set. A rule without
-# arguments is evaluated once per evaluation, so _whole_files scans the
-# files once, not once per call.
-_full_file(node, key) if {
-	node.file in _whole_files
-	not key in node.managed_keys
-}
-
-_whole_files contains f.path if {
-	some f in input.files
-	cluster.whole_configuration(f)
-}
+# _full_file: a node's file is a whole Kafka configuration (the loader's
+# whole_configuration) that should hold key, which the platform does not
+# set (cluster.absent_means_default).
+_full_file(node, key) if cluster.absent_means_default(node, key)
 
 # _settled holds when the model knows a key's effective value: the
 # platform does not manage it, and it is written, or the file is a whole
@@ -114,7 +104,7 @@ _settled(node, key) if _full_file(node, key)
 # A whole .properties file whose platform manages nothing settles every key
 # (the common case, checked before the key-by-key test).
 _all_settled(node, _) if {
-	node.file in _whole_files
+	node.whole_configuration
 	count(node.managed_keys) == 0
 }
 

@@ -61,9 +61,21 @@ _with_controller_names(node, names, line) := object.union(node, {
 	"settings": {"controller.listener.names": _list("controller.listener.names", concat(",", names), names, line)},
 })
 
+# _implicit is the effective protocol map the loader gives a KRaft node
+# without listener.security.protocol.map whose listeners are not secure,
+# with controller listener names names (stated here, as a fixture states
+# every fact the loader derives; the loader's own tests pin how it is
+# derived).
+_implicit(names) := object.union(
+	{"PLAINTEXT": "PLAINTEXT", "SSL": "SSL", "SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"},
+	{n: "PLAINTEXT" | some n in names},
+)
+
 # A KRaft broker that Kafka accepts: one PLAINTEXT listener, the default
 # inter-broker protocol.
-_broker := _with_listeners(
+_broker := t.with_protocol_map(_broker_listeners, _implicit([]))
+
+_broker_listeners := _with_listeners(
 	t.with_setting(
 		t.node(_f, ["broker"], [
 			["node.id", 4, 2],
@@ -81,7 +93,7 @@ _broker := _with_listeners(
 # voter set, a PLAINTEXT listener and the CONTROLLER controller listener.
 _quorum_broker := t.with_controller_names(
 	t.with_listeners(
-		t.with_voters(t.with_id(t.node(_f, ["broker"], [["process.roles", "broker", 1]]), 0, 2), "2@localhost:9093", 3),
+		t.with_voters(t.with_id(t.with_protocol_map(t.node(_f, ["broker"], [["process.roles", "broker", 1]]), _implicit(["CONTROLLER"])), 0, 2), "2@localhost:9093", 3),
 		"PLAINTEXT://localhost:9092", 4,
 	),
 	"CONTROLLER", 5,
@@ -95,14 +107,17 @@ _int(node, key, value, line) := object.union(node, {"settings": {key: object.uni
 
 _without(node, key) := object.union(object.remove(node, ["settings"]), {"settings": object.remove(node.settings, [key])})
 
-_custom_names := t.with_setting(
-	_with_listeners(_broker, [_listener(3, "INTERNAL", "b", 9092, "PLAINTEXT"), _listener(3, "EXTERNAL", "b", 9094, "SASL_SSL")], 3),
-	t.setting(_f, "listener.security.protocol.map", "INTERNAL:PLAINTEXT,EXTERNAL:SASL_SSL", 5),
+_custom_names := t.with_protocol_map(
+	t.with_setting(
+		_with_listeners(_broker, [_listener(3, "INTERNAL", "b", 9092, "PLAINTEXT"), _listener(3, "EXTERNAL", "b", 9094, "SASL_SSL")], 3),
+		t.setting(_f, "listener.security.protocol.map", "INTERNAL:PLAINTEXT,EXTERNAL:SASL_SSL", 5),
+	),
+	{"INTERNAL": "PLAINTEXT", "EXTERNAL": "SASL_SSL"},
 )
 
 _combined(names) := t.with_controller_names(
 	t.with_listeners(
-		t.with_voters(t.with_id(t.node(_f, ["broker", "controller"], [["process.roles", "broker,controller", 1]]), 1, 2), "1@localhost:5000", 3),
+		t.with_voters(t.with_id(t.with_protocol_map(t.node(_f, ["broker", "controller"], [["process.roles", "broker,controller", 1]]), _implicit(split(names, ","))), 1, 2), "1@localhost:5000", 3),
 		"PLAINTEXT://localhost:9092,CONTROLLER://localhost:5000", 4,
 	),
 	names, 5,
@@ -123,9 +138,7 @@ test_success_absent_key_outside_properties_files if {
 		object.union(_without(_broker, "listeners"), {"listeners": []}),
 		[_listener(4, "INTERNAL", "kafka", 29092, ""), _listener(4, "EXTERNAL", "localhost", 9092, "")], 4,
 	)
-	c := _at("4.3", [node])
-	compose := object.union(c, {"files": [object.union(c.files[0], {"format": "compose"})]})
-	_silent(compose)
+	_silent(_at("4.3", [object.union(node, {"whole_configuration": false})]))
 }
 
 test_fail_same_node_in_properties_file if {

@@ -64,7 +64,7 @@ report contains result.fail(s, message) if {
 	not node.is_controller
 	not settings.explicit(node, "listener.security.protocol.map")
 	_full_file(node, "listener.security.protocol.map")
-	node.protocol_map
+	not node.protocol_map_unknown
 	s := node.settings["controller.listener.names"]
 	settings.explicit(node, "controller.listener.names")
 	some name in node.controller_listener_names
@@ -101,24 +101,8 @@ _no_implicit_why(_, name) := sprintf("the name %s is not upper-case (Kafka maps 
 
 _protocols := {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}
 
-_protocol_map_unknown(node) if node.settings["listener.security.protocol.map"].unknown
+_protocol_map_unknown(node) if node.protocol_map_unknown
 
-# _mapped: the effective listener.security.protocol.map maps name. Without
-# an explicit map, the protocol names map to themselves and KRaft maps the
-# controller listener names implicitly.
-_mapped(node, name) if {
-	settings.explicit(node, "listener.security.protocol.map")
-	some entry in _entries(node.settings["listener.security.protocol.map"].raw)
-	upper(trim_space(split(entry, ":")[0])) == name
-}
-
-_mapped(node, name) if {
-	not settings.explicit(node, "listener.security.protocol.map")
-	name in _protocols
-}
-
-_mapped(node, name) if {
-	not settings.explicit(node, "listener.security.protocol.map")
-	node.mode == "kraft"
-	name in cluster.controller_names(node)
-}
+# _mapped: the effective listener.security.protocol.map (the loader's,
+# as Kafka computes it) maps name.
+_mapped(node, name) if node.protocol_map[name]

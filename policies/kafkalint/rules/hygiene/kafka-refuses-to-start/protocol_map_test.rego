@@ -14,10 +14,10 @@ test_fail_listener_without_protocol if {
 
 test_success_protocol_map_placeholder if {
 	node := t.with_setting(
-		_with_listeners(_broker, [_listener(3, "PLAINTEXT", "b", 9092, "PLAINTEXT"), _listener(3, "REPLICATION", "b", 9093, "")], 3),
+		_with_listeners(_broker, [_listener(3, "PLAINTEXT", "b", 9092, ""), _listener(3, "REPLICATION", "b", 9093, "")], 3),
 		t.unknown_setting(_f, "listener.security.protocol.map", "${env:MAP}", 5),
 	)
-	_silent(_at("4.3", [node]))
+	_silent(_at("4.3", [object.union(t.with_protocol_map(node, {}), {"protocol_map_unknown": true})]))
 }
 
 test_fail_protocol_map_entry_malformed if {
@@ -37,7 +37,7 @@ test_success_protocol_map_any_case if {
 
 # --- broker controller listener without an implicit mapping
 
-_no_implicit(node) := object.union(node, {"protocol_map": {"PLAINTEXT": "PLAINTEXT", "SSL": "SSL", "SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"}})
+_no_implicit(node) := t.with_protocol_map(node, {"PLAINTEXT": "PLAINTEXT", "SSL": "SSL", "SASL_PLAINTEXT": "SASL_PLAINTEXT", "SASL_SSL": "SASL_SSL"})
 
 test_fail_broker_controller_listener_unmapped if {
 	_fires(_at("4.3", [_no_implicit(_quorum_broker)]), 5, "controller.listener.names", "Controller listener with name CONTROLLER defined in controller.listener.names not found in listener.security.protocol.map")

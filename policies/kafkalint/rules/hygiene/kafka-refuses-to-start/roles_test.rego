@@ -22,9 +22,8 @@ test_fail_process_roles_missing_on_4_1 if {
 }
 
 test_success_process_roles_missing_from_a_template if {
-	node := t.node(_f, [], [["node.id", 1, 1], ["log.dirs", "/data", 2]])
-	c := _at("4.1", [node])
-	_silent(object.union(c, {"files": [object.union(c.files[0], {"template": true})]}))
+	node := object.union(t.node(_f, [], [["node.id", 1, 1], ["log.dirs", "/data", 2]]), {"whole_configuration": false})
+	_silent(_at("4.1", [node]))
 }
 
 test_success_process_roles_managed_by_platform if {

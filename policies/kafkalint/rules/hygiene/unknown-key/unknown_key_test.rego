@@ -97,3 +97,15 @@ test_success_key_absent_or_unchecked if {
 	node := _node_with(t.setting("server.properties", "log.retention.hour", "24", 4))
 	count(rule.report) == 0 with input as t.at_version(t.cluster([node], []), "3.5")
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a misspelt key.
+test_loader_unknown_key if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+num.partition=3
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "num.partition"]}
+}

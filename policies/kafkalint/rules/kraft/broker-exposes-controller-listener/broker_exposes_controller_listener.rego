@@ -36,7 +36,7 @@ report contains finding if {
 	some node in input.nodes
 	cluster.broker_only(node)
 	_names_known(node)
-	bound := cluster.listener_names(node, input.files)
+	bound := cluster.listener_names(node)
 	exposed := [name | some name in cluster.controller_names(node); name in bound]
 	count(exposed) > 0
 	message := sprintf(
@@ -65,8 +65,9 @@ report contains result.fail(map_setting, message) if {
 	cluster.broker_only(node)
 	_names_known(node)
 	map_setting := node.settings["listener.security.protocol.map"]
-	mapped := cluster.explicit_protocol_map(node)
-	unmapped := [name | some name in cluster.controller_names(node); not mapped[name]]
+	map_setting.source == "explicit"
+	not node.protocol_map_unknown
+	unmapped := [name | some name in cluster.controller_names(node); not node.protocol_map[name]]
 	count(unmapped) > 0
 	message := sprintf(
 		"listener.security.protocol.map=%s does not map the controller listener %s named in controller.listener.names: Kafka refuses to start the broker with \"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\" (a map written in the file replaces the implicit one, so every listener name needs an entry); add %s:{protocol} with the protocol the controllers use for that listener",
@@ -80,7 +81,7 @@ _names_state(node) := "is not set" if not node.settings["controller.listener.nam
 
 _names_expected(node) if node.settings["controller.listener.names"].source == "explicit"
 
-_names_expected(node) if cluster.absent_means_default(input.files, node, "controller.listener.names")
+_names_expected(node) if cluster.absent_means_default(node, "controller.listener.names")
 
 _names_known(node) if {
 	setting := node.settings["controller.listener.names"]

@@ -50,7 +50,10 @@ test_fail_controller_listener_unmapped_in_an_explicit_map if {
 }
 
 test_success_correct_broker if {
-	mapped := t.with_settings(_broker("CONTROLLER", "PLAINTEXT://b1:9092"), [[_map, "PLAINTEXT:PLAINTEXT,controller:SSL", 7]])
+	mapped := t.with_protocol_map(
+		t.with_settings(_broker("CONTROLLER", "PLAINTEXT://b1:9092"), [[_map, "PLAINTEXT:PLAINTEXT,controller:SSL", 7]]),
+		{"PLAINTEXT": "PLAINTEXT", "CONTROLLER": "SSL"},
+	)
 	implicit := _broker("CONTROLLER", "PLAINTEXT://b1:9092")
 	count(rule.report) == 0 with input as t.cluster([mapped, implicit], [])
 }
@@ -73,14 +76,24 @@ test_success_default_protocol_map if {
 test_success_unknown_placeholder if {
 	names := object.union(t.with_listeners(t.node("b1.properties", ["broker"], []), "CONTROLLER://b1:9093", 4), {"settings": {"controller.listener.names": t.unknown_setting("b1.properties", "controller.listener.names", "${env:NAMES}", 5)}})
 	listeners := object.union(t.with_controller_names(t.node("b2.properties", ["broker"], []), "CONTROLLER", 5), {"settings": {"listeners": t.unknown_setting("b2.properties", "listeners", "${env:LISTENERS}", 4)}})
-	protocol_map := object.union(_broker("CONTROLLER", "PLAINTEXT://b3:9092"), {"file": "b3.properties", "settings": {_map: t.unknown_setting("b3.properties", _map, "${env:MAP}", 7)}})
+	protocol_map := object.union(_broker("CONTROLLER", "PLAINTEXT://b3:9092"), {"file": "b3.properties", "protocol_map_unknown": true, "settings": {_map: t.unknown_setting("b3.properties", _map, "${env:MAP}", 7)}})
 	count(rule.report) == 0 with input as t.cluster([names, listeners, protocol_map], [])
 }
 
 test_success_key_absent_from_another_format_or_managed if {
 	node := t.with_listeners(t.node("b1.properties", ["broker"], []), "PLAINTEXT://b1:9092", 4)
-	compose := object.union(t.cluster([node], []), {"files": [object.union(t.source_file("b1.properties", "node"), {"format": "compose"})]})
-	count(rule.report) == 0 with input as compose
+	count(rule.report) == 0 with input as t.cluster([object.union(node, {"whole_configuration": false})], [])
 	managed := object.union(node, {"managed_keys": ["controller.listener.names", "listeners"]})
 	count(rule.report) == 0 with input as t.cluster([managed], [])
+}
+
+# Built with the loader (kafkalint.parse), not fixtures: a broker-only node binds its controller listener.
+test_loader_broker_exposes_controller_listener if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9092,CONTROLLER://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 5, "listeners"]}
 }

@@ -58,3 +58,14 @@ test_success_unknown_placeholder if {
 	unknown_id := t.with_voters(object.union(t.node("b2.properties", ["broker"], []), {"settings": {"node.id": t.unknown_setting("b2.properties", "node.id", "${env:ID}", 2)}}), _voters, 4)
 	count(rule.report) == 0 with input as t.cluster([unknown, unknown_id], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a broker-only node's id is a voter.
+test_loader_broker_is_voter if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=2
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 2, "node.id"]}
+}

@@ -72,3 +72,27 @@ test_success_unknown_placeholder if {
 	}})
 	count(rule.report) == 0 with input as _cluster([_node(1)], [unknown, _meta(2, "a", 2)])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: two log directories of one node name different clusters.
+test_loader_cluster_id_mismatch if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/server.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+log.dirs=/data/a,/data/b
+`,
+		"prod/kafka/a/meta.properties": `version=1
+node.id=4
+cluster.id=AAAAAAAAAAAAAAAAAAAAAA
+`,
+		"prod/kafka/b/meta.properties": `version=1
+node.id=4
+cluster.id=BBBBBBBBBBBBBBBBBBBBBB
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/a/meta.properties", 3, "cluster.id"], ["prod/kafka/b/meta.properties", 3, "cluster.id"]}
+}

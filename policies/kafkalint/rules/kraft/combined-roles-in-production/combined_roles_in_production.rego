@@ -52,7 +52,4 @@ _message(setting) := sprintf(
 
 # _platform: the roles come from a platform field, not from process.roles
 # itself or an environment variable that carries it (KAFKA_PROCESS_ROLES).
-_platform(setting) if {
-	setting.origin
-	not startswith(setting.origin, "KAFKA_")
-}
+_platform(setting) if setting.origin_kind == "platform"

@@ -36,7 +36,7 @@ report contains result.fail_related(names_setting, message, _related(node)) if {
 	names_setting := node.settings["controller.listener.names"]
 	names_setting.source == "explicit"
 	not names_setting.unknown
-	bound := cluster.listener_names(node, input.files)
+	bound := cluster.listener_names(node)
 	missing := [name | some name in cluster.controller_names(node); not name in bound]
 	count(missing) > 0
 	message := sprintf(

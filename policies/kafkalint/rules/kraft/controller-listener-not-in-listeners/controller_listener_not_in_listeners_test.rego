@@ -67,3 +67,14 @@ test_success_unparsed_listener_entry if {
 	})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a controller binds no listener named in controller.listener.names.
+test_loader_controller_listener_not_in_listeners if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/controller.properties", `process.roles=controller
+node.id=1
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://c1:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/controller.properties", 4, "controller.listener.names"]}
+}

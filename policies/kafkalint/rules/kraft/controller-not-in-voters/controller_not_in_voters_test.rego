@@ -63,3 +63,14 @@ test_success_malformed_entry_left_to_kfk3007 if {
 	}})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a controller's id is not a voter.
+test_loader_controller_not_in_voters if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/controller.properties", `process.roles=controller
+node.id=7
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=CONTROLLER://c7:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/controller.properties", 2, "node.id"]}
+}

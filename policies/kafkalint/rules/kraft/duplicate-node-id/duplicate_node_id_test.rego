@@ -68,3 +68,24 @@ test_success_unknown_placeholder if {
 	unknown := object.union(t.node("b2.properties", ["broker"], []), {"settings": {"node.id": t.unknown_setting("b2.properties", "node.id", "${env:NODE_ID}", 2)}})
 	count(rule.report) == 0 with input as t.cluster([_node("b1.properties", ["broker"], 4), unknown], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: two brokers share node.id 4.
+test_loader_duplicate_node_id if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/b1.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+		"prod/kafka/b2.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b1.properties", 2, "node.id"], ["prod/kafka/b2.properties", 2, "node.id"]}
+}

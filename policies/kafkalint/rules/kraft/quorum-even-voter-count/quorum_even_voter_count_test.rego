@@ -145,3 +145,14 @@ test_success_managed_two_left_to_kfk3001 if {
 test_success_managed_count_unknown if {
 	count(rule.report) == 0 with input as t.cluster([_managed("values.yaml", ["controller"])], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: four voters.
+test_loader_quorum_even_voter_count if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=9
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
+}

@@ -82,3 +82,24 @@ test_success_unknown_placeholder if {
 	})
 	count(rule.report) == 0 with input as t.cluster([_static("c1.properties", ["controller"]), unknown], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: one broker lists voters, the other bootstrap servers.
+test_loader_quorum_mode_disagrees if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/b1.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+		"prod/kafka/b2.properties": `process.roles=broker
+node.id=5
+controller.quorum.bootstrap.servers=c1:9093,c2:9093,c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b1.properties", 3, "controller.quorum.voters"], ["prod/kafka/b2.properties", 3, "controller.quorum.bootstrap.servers"]}
+}

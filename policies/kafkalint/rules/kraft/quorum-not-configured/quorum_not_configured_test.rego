@@ -76,3 +76,13 @@ test_success_unknown_process_roles_placeholder if {
 	)
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a KRaft broker without a quorum setting.
+test_loader_quorum_not_configured if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 1, "process.roles"]}
+}

@@ -230,3 +230,14 @@ test_fail_managed_below_configured_minimum if {
 	message := "the controller quorum has 3 voters (replicas of KafkaNodePool controller: 3): fewer than the 5 required (parameter quorum.min_voters); the platform makes every controller a voter and a majority of 3 is 2, so it survives losing at most 1 of them; run at least 5 controllers"
 	rule.report == {t.finding("kafka.yaml", 9, _key, message)} with input as c with data.kafkalint.params.quorum.min_voters as 5
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a single voter.
+test_loader_quorum_too_few_voters if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
+}

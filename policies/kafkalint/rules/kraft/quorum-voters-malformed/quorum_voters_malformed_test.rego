@@ -125,3 +125,14 @@ test_success_unknown_placeholder if {
 	})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a voter entry without an id.
+test_loader_quorum_voters_malformed if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
+}

@@ -107,3 +107,14 @@ test_success_duplicate_ids_left_to_kfk3011 if {
 	twin := object.union(_controller(1, _voters, "CONTROLLER://c9.example.com:9093"), {"file": "c1-twin.properties"})
 	count(rule.report) == 0 with input as t.cluster([_ok(1), twin], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: controller 1's voter entry names another port than its listener.
+test_loader_voter_endpoint_mismatch if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/controller.properties", `process.roles=controller
+node.id=1
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=CONTROLLER://c1:9094
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/controller.properties", 5, "listeners"]}
+}

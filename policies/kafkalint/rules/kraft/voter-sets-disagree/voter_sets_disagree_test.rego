@@ -107,3 +107,24 @@ _no_majority(raw, other) := sprintf(
 	"controller.quorum.voters=%s is one of 2 different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
 	[raw, other],
 )
+
+# Built with the loader (kafkalint.parse), not fixtures: two brokers list different voters.
+test_loader_voter_sets_disagree if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/b1.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+		"prod/kafka/b2.properties": `process.roles=broker
+node.id=5
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c9:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b1.properties", 3, "controller.quorum.voters"], ["prod/kafka/b2.properties", 3, "controller.quorum.voters"]}
+}

@@ -81,3 +81,14 @@ test_success_unknown_placeholder if {
 	})
 	count(rule.report) == 0 with input as t.cluster([unknown], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: two voters on one host.
+test_loader_voters_share_failure_domain if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/controller.properties", `process.roles=controller
+node.id=1
+controller.quorum.voters=1@c1:9093,2@c1:9094,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=CONTROLLER://c1:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/controller.properties", 3, "controller.quorum.voters"]}
+}

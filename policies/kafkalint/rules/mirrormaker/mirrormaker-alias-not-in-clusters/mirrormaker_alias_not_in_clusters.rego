@@ -45,11 +45,7 @@ _effect(mm, flow) := sprintf("MirrorMaker 2 only runs flows between the aliases 
 	not _strimzi(mm)
 }
 
-_strimzi(mm) if {
-	some f in input.files
-	f.path == mm.file
-	f.format == "strimzi"
-}
+_strimzi(mm) if mm.platform == "strimzi"
 
 _anchor(flow) := flow.enabled_setting if flow.enabled_setting
 

@@ -40,8 +40,17 @@ test_success_unknown_clusters_placeholder if {
 
 test_fail_strimzi_resource_is_rejected_by_the_operator if {
 	mm := t.mirror_maker(_f, [t.mirror_alias(_f, "A", true, 1)], [t.mirror_flow(_f, "A", "C", true, 3, {})], [["clusters", "A", 1]])
-	c := t.mirror_cluster([mm])
-	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
-	some f in rule.report with input as strimzi
+	some f in rule.report with input as t.mirror_cluster([object.union(mm, {"platform": "strimzi"})])
 	contains(f.message, "the Strimzi operator rejects")
+}
+
+# Built with the loader (kafkalint.parse), not fixtures: a flow to an alias clusters does not list.
+test_loader_mirrormaker_alias_not_in_clusters if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+primary->dr.enabled=true
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 5, "primary->dr.enabled"]}
 }

@@ -32,3 +32,12 @@ test_success_unknown_placeholder if {
 	mm := _mm([t.mirror_alias(_f, "primary", true, 2), alias])
 	count(rule.report) == 0 with input as t.mirror_cluster([mm])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: an alias without bootstrap.servers.
+test_loader_mirrormaker_alias_without_bootstrap_servers if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+primary->backup.enabled=true
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 1, "clusters"]}
+}

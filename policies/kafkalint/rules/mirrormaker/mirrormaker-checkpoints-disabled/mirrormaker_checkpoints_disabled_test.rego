@@ -45,3 +45,14 @@ test_success_unknown_placeholder if {
 	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, settings)], [])
 	count(rule.report) == 0 with input as t.mirror_cluster([mm])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a flow without checkpoints.
+test_loader_mirrormaker_checkpoints_disabled if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+primary->backup.emit.checkpoints.enabled=false
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 5, "primary->backup.emit.checkpoints.enabled"]}
+}

@@ -47,3 +47,14 @@ test_success_unknown_placeholder if {
 	settings := object.union(object.remove(_settings([]), ["emit.checkpoints.interval.seconds"]), {"emit.checkpoints.interval.seconds": t.unknown_setting(_f, "emit.checkpoints.interval.seconds", "${env:CP}", 8)})
 	count(rule.report) == 0 with input as t.mirror_cluster([_mm(settings)])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: checkpoints every five minutes.
+test_loader_mirrormaker_failover_interval_too_long if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+emit.checkpoints.interval.seconds=300
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 5, "emit.checkpoints.interval.seconds"]}
+}

@@ -48,3 +48,15 @@ test_success_unknown_placeholder if {
 	settings := object.union(object.remove(_settings([["groups", [], 8]]), ["sync.group.offsets.enabled"]), {"sync.group.offsets.enabled": t.unknown_setting(_f, "sync.group.offsets.enabled", "${env:SYNC}", 7)})
 	count(rule.report) == 0 with input as t.mirror_cluster([_mm(settings, true)])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: group offset sync with no groups.
+test_loader_mirrormaker_group_offset_sync_ineffective if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+sync.group.offsets.enabled=true
+groups=
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 5, "sync.group.offsets.enabled"]}
+}

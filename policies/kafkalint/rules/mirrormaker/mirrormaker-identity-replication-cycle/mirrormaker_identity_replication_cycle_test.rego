@@ -49,3 +49,15 @@ test_success_unknown_placeholder if {
 	mm := _mm([_flow("A", "B", true, policy), _flow("B", "A", true, policy)])
 	count(rule.report) == 0 with input as t.mirror_cluster([mm])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: IdentityReplicationPolicy in both directions.
+test_loader_mirrormaker_identity_replication_cycle if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+backup->primary.enabled=true
+replication.policy.class=org.apache.kafka.connect.mirror.IdentityReplicationPolicy
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 6, "replication.policy.class"]}
+}

@@ -44,11 +44,7 @@ _fix(mm) := "give each mirror that should replicate a sourceConnector (Strimzi d
 
 _fix(mm) := sprintf("add e.g. %s.enabled=true for each direction to replicate", [_example(mm)]) if not _strimzi(mm)
 
-_strimzi(mm) if {
-	some f in input.files
-	f.path == mm.file
-	f.format == "strimzi"
-}
+_strimzi(mm) if mm.platform == "strimzi"
 
 # A flow enabled with true that still does not run names an alias missing
 # from clusters: KFK7001 reports that cause.

@@ -40,9 +40,46 @@ test_success_enabled_flow_with_undeclared_alias_is_another_rule if {
 
 test_fail_strimzi_resource_names_the_strimzi_fix if {
 	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {})], [["clusters", "A,B", 1]])
-	c := t.mirror_cluster([mm])
-	strimzi := object.union(c, {"files": [object.union(c.files[0], {"format": "strimzi"})]})
-	some f in rule.report with input as strimzi
+	some f in rule.report with input as t.mirror_cluster([object.union(mm, {"platform": "strimzi"})])
 	contains(f.message, "sourceConnector")
 	not contains(f.message, ".enabled=true for each direction")
+}
+
+# Built with the loader (kafkalint.parse), not fixtures: a flow enabled with yes, which MirrorMaker 2 reads as false.
+test_loader_mirrormaker_no_flow_enabled if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=yes
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 1, "clusters"]}
+}
+
+# Built with the loader: a KafkaMirrorMaker2 whose mirror has no
+# sourceConnector; the loader gives it the platform strimzi, so the advice
+# is Strimzi's.
+test_loader_strimzi_mirror_without_source_connector if {
+	c := kafkalint.parse("", "prod/mm2.yaml", `apiVersion: kafka.strimzi.io/v1beta2
+kind: KafkaMirrorMaker2
+metadata:
+  name: dr
+spec:
+  version: 4.0.0
+  replicas: 1
+  connectCluster: backup
+  clusters:
+    - alias: primary
+      bootstrapServers: primary-kafka-bootstrap:9092
+    - alias: backup
+      bootstrapServers: backup-kafka-bootstrap:9092
+  mirrors:
+    - sourceCluster: primary
+      targetCluster: backup
+      topicsPattern: ".*"
+`)
+	c.mirror_makers[0].platform == "strimzi"
+	reports := rule.report with input as c
+	{[f.location.line, f.key] | some f in reports} == {[9, "clusters"]}
+	some f in reports
+	contains(f.message, "give each mirror that should replicate a sourceConnector")
 }

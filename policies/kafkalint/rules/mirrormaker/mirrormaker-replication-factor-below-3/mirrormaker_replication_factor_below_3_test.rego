@@ -51,3 +51,14 @@ test_success_unknown_placeholder if {
 	settings := object.union(object.remove(_settings([]), ["replication.factor"]), {"replication.factor": t.unknown_setting(_f, "replication.factor", "${env:RF}", 6)})
 	count(rule.report) == 0 with input as t.mirror_cluster([_mm(settings, [["offset.storage.replication.factor", "${env:RF}", 12]])])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: replication.factor=1.
+test_loader_mirrormaker_replication_factor_below_3 if {
+	reports := rule.report with input as kafkalint.parse("", "prod/mm2.properties", `clusters=primary, backup
+primary.bootstrap.servers=p1:9092
+backup.bootstrap.servers=b1:9092
+primary->backup.enabled=true
+replication.factor=1
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/mm2.properties", 5, "replication.factor"]}
+}

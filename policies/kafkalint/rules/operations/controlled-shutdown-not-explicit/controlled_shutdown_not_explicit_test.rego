@@ -54,3 +54,14 @@ test_success_platform_manages_the_key if {
 	node := object.union(t.node("main.tf", ["broker"], []), {"managed_keys": ["controlled.shutdown.enable"]})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: controlled.shutdown.enable not written.
+test_loader_controlled_shutdown_not_explicit if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 1, "controlled.shutdown.enable"]}
+}

@@ -77,3 +77,25 @@ test_success_platform_managed_key if {
 	broker := object.union(_node("b1.properties", ["broker"], [["min.insync.replicas", 2, 8]]), {"managed_keys": ["min.insync.replicas"]})
 	count(rule.report) == 0 with input as t.cluster(array.concat(_controllers, [broker]), [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a broker enables unclean leader election that the controller leaves off.
+test_loader_controller_governed_setting_on_broker if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/controller.properties": `process.roles=controller
+node.id=1
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=CONTROLLER://c1:9093
+`,
+		"prod/kafka/broker.properties": `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+unclean.leader.election.enable=true
+`,
+	})
+	count(clusters) == 1
+	reports := rule.report with input as clusters[0]
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/broker.properties", 6, "unclean.leader.election.enable"]}
+}

@@ -34,3 +34,16 @@ test_success_unknown_placeholder if {
 	node := t.with_setting(t.node("server.properties", ["broker"], []), t.unknown_setting("server.properties", "allow.everyone.if.no.acl.found", "${env:ALLOW}", 12))
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: allow.everyone.if.no.acl.found=true.
+test_loader_allow_everyone_if_no_acl if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=true
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 7, "allow.everyone.if.no.acl.found"]}
+}

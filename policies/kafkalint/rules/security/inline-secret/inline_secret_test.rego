@@ -74,3 +74,15 @@ test_success_key_not_marked_secret if {
 	node := t.node("server.properties", ["broker"], [["ssl.keystore.password", "changeit", 9]])
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a keystore password written inline.
+test_loader_inline_secret if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+ssl.keystore.password=hunter2hunter2
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "ssl.keystore.password"]}
+}

@@ -21,6 +21,7 @@
 #   since: unreleased
 package kafkalint.rules.security["plaintext-listener-in-production"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # Client-facing listeners are the ones a broker advertises (advertised
@@ -35,7 +36,7 @@ report contains result.fail({"key": key, "location": l.location}, message) if {
 	some node in input.nodes
 	node.is_broker
 	[key, listeners] := _facing(node)
-	names := {l.name | some l in listeners; not l.error; not l.name in _controller_names(node)}
+	names := {l.name | some l in listeners; not l.error; not l.name in cluster.controller_names(node)}
 	some l in listeners
 	l.name in names
 	not _internal_only(node, l.name, names)
@@ -77,8 +78,6 @@ _facing(node) := ["listeners", node.listeners] if {
 	not node.settings["advertised.listeners"].unknown
 	not node.settings.listeners.unknown
 }
-
-_controller_names(node) := {upper(n) | some n in node.controller_listener_names}
 
 # _internal_only: name is the inter-broker listener and the broker
 # advertises another listener for clients.

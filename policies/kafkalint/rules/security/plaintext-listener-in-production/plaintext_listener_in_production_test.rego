@@ -82,3 +82,31 @@ test_success_msk_client_broker_unknown if {
 	node := object.union(t.node("main.tf", ["broker"], []), {"platform": {"encryption_info.encryption_in_transit.client_broker": t.unknown_setting("main.tf", "encryption_info.encryption_in_transit.client_broker", "${var.client_broker}", 12)}})
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a PLAINTEXT client listener.
+test_loader_plaintext_listener_in_production if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=PLAINTEXT://b4.example.com:9092
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 5, "listeners"]}
+}
+
+# listener.security.protocol.map is a placeholder: the loader maps no
+# listener, so none is judged. (The fixtures once gave a PLAINTEXT listener
+# the protocol PLAINTEXT whatever the map said, and this rule fired.)
+test_success_placeholder_protocol_map_from_the_loader if {
+	c := kafkalint.parse("", "prod/kafka/server.properties", `listeners=PLAINTEXT://:9092
+listener.security.protocol.map=${env:MAP}
+`)
+	c.nodes[0].protocol_map_unknown
+	count(rule.report) == 0 with input as c
+}
+
+test_success_placeholder_protocol_map if {
+	unknown := object.union(_broker, {"protocol_map": {}, "protocol_map_unknown": true})
+	node := t.with_setting(t.with_listeners(unknown, "PLAINTEXT://:9092", 4), t.unknown_setting(_f, "listener.security.protocol.map", "${env:MAP}", 5))
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}

@@ -30,3 +30,14 @@ test_success_unknown_placeholder if {
 	topic := object.union(object.remove(t.topic("topics.tf", "orders", 3, 1, 5), ["replication_factor"]), {"replication_factor": t.unknown_setting("topics.tf", "replication_factor", "var.rf", 5)})
 	count(rule.report) == 0 with input as t.full_cluster([], [], [], [topic])
 }
+
+# Built with the loader (kafkalint.parse), not fixtures: a Terraform topic with replication factor 2.
+test_loader_topic_replication_factor_below_3 if {
+	reports := rule.report with input as kafkalint.parse("", "prod/topics.tf", `resource "kafka_topic" "orders" {
+  name               = "orders"
+  partitions         = 6
+  replication_factor = 2
+}
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/topics.tf", 4, "replication.factor"]}
+}
