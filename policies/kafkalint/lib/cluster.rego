@@ -305,16 +305,18 @@ _controller_anchors(nodes) := {i |
 
 # --- Hosts ---------------------------------------------------------------------
 
-_loopback := {"localhost", "127.0.0.1", "::1"}
-
 _wildcard := {"", "0.0.0.0", "::"}
 
 # wildcard_host holds for a host that binds every interface (or the default
 # one): it names no particular machine.
 wildcard_host(host) if lower(host) in _wildcard
 
-# loopback_host holds for this machine's loopback names.
-loopback_host(host) if lower(host) in _loopback
+# loopback_host holds for this machine's loopback names: Java's
+# InetAddress.isLoopbackAddress, which Kafka's listeners resolve through,
+# is true for all of 127.0.0.0/8 and ::1.
+loopback_host(host) if lower(host) in {"localhost", "::1"}
+
+loopback_host(host) if regex.match(`^127\.[0-9]+\.[0-9]+\.[0-9]+$`, host)
 
 # host_key normalises a host for equality: case-insensitive (DNS), and every
 # loopback spelling is the same host.

@@ -248,3 +248,15 @@ test_has_majority_when_the_majority_value_is_false if {
 	cluster.majority(parties) == false
 	not cluster.has_majority([{"value": false}, {"value": true}])
 }
+
+test_loopback_host_is_javas_loopback if {
+	cluster.loopback_host("localhost")
+	cluster.loopback_host("LOCALHOST")
+	cluster.loopback_host("127.0.0.1")
+	cluster.loopback_host("127.1.2.3")
+	cluster.loopback_host("::1")
+	not cluster.loopback_host("128.0.0.1")
+	not cluster.loopback_host("127.0.0")
+	not cluster.loopback_host("kafka-1.example.com")
+	cluster.host_key("127.0.1.1") == cluster.host_key("localhost")
+}

@@ -40,7 +40,7 @@ report contains result.fail({"key": key, "location": l.location}, message) if {
 	some l in listeners
 	l.name in names
 	not _internal_only(node, l.name, names)
-	not _loopback(l.host)
+	not cluster.loopback_host(l.host)
 	protocol := upper(l.protocol)
 	protocol in {"PLAINTEXT", "SASL_PLAINTEXT"}
 	message := sprintf(
@@ -94,7 +94,3 @@ _inter_broker_listener(node) := upper(s.value) if {
 	s := node.settings["security.inter.broker.protocol"]
 	is_string(s.value)
 }
-
-_loopback(host) if lower(host) in {"localhost", "::1"}
-
-_loopback(host) if regex.match(`^127\.[0-9]+\.[0-9]+\.[0-9]+$`, host)
