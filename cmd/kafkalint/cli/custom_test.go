@@ -17,7 +17,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
 
-	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -329,24 +328,6 @@ func TestPolicyTimeoutWritesEveryOutput(t *testing.T) {
 	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/server.properties" {
 		t.Errorf("errors = %+v, want one for the cluster", rep.Errors)
 	}
-}
-
-// TestEvaluationPanicWritesEveryOutput: a panic while evaluating one
-// cluster is that cluster's error; the others are reported, in every
-// output, and the run exits 2.
-func TestEvaluationPanicWritesEveryOutput(t *testing.T) {
-	t.Chdir(t.TempDir())
-	isolate(t)
-	writeFile(t, "prod/good/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
-	writeFile(t, "prod/boom/server.properties", "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
-	beforeEvaluate = func(c *loader.Cluster) {
-		if strings.Contains(c.Name, "boom") {
-			panic("injected")
-		}
-	}
-	t.Cleanup(func() { beforeEvaluate = nil })
-	code, _, stderr := run(t, append(append([]string{"lint"}, everyFormat...), "prod")...)
-	checkEveryOutput(t, code, stderr, "internal error (please report it): injected", "KFK1001")
 }
 
 // TestDataOverridesBuiltinThreshold: --data (or data: in .kafkalint.yaml)
