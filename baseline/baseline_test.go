@@ -66,7 +66,8 @@ func TestSecretsAreNotHashed(t *testing.T) {
 	}
 	values[file][f.Key] = value{raw: "rotated", secret: true}
 	rotated := &report.Report{Findings: []report.Finding{f}}
-	if Apply(rotated, b, dir, "", values, []string{file}); len(rotated.Findings) != 0 {
+	Apply(rotated, b, dir, "", values, []string{file})
+	if len(rotated.Findings) != 0 {
 		t.Errorf("after rotating the secret the entry no longer matches: %v", rotated.Findings)
 	}
 	legacy := File{Version: version, Findings: []Entry{{Rule: f.ID, File: "server.properties", Key: f.Key, ValueHash: valueHash("rotated")}}}

@@ -221,9 +221,9 @@ func TestRuntimePolicyErrorDoesNotHideOtherClusters(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".kafkalint.yaml"), isolatedConfig(t, "", ""))
-	writeFile(t, filepath.Join(dir, "prod/good/server.properties"), "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
-	writeFile(t, filepath.Join(dir, "prod/boom/server.properties"), "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
-	writeFile(t, filepath.Join(dir, "policy/boom.rego"), `# METADATA
+	writeFile(t, filepath.Join(dir, "prod", "good", "server.properties"), "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	writeFile(t, filepath.Join(dir, "prod", "boom", "server.properties"), "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
+	writeFile(t, filepath.Join(dir, "policy", "boom.rego"), `# METADATA
 # title: Fails at run time
 # description: Two values for one complete rule on clusters with a file named boom.
 # schemas:
@@ -249,10 +249,10 @@ _message := "two" if input.name != ""
 	if code != ExitError {
 		t.Errorf("exit code = %d, want %d", code, ExitError)
 	}
-	if len(rep.Errors) != 1 || rep.Errors[0].File != filepath.Join(dir, "prod/boom/server.properties") || !strings.Contains(rep.Errors[0].Message, "the custom policies failed") {
+	if len(rep.Errors) != 1 || rep.Errors[0].File != filepath.Join(dir, "prod", "boom", "server.properties") || !strings.Contains(rep.Errors[0].Message, "the custom policies failed") {
 		t.Errorf("errors = %+v, want one naming the boom cluster", rep.Errors)
 	}
-	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != filepath.Join(dir, "prod/good/server.properties") {
+	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != filepath.Join(dir, "prod", "good", "server.properties") {
 		t.Errorf("findings = %+v, want the good cluster's KFK1001", rep.Findings)
 	}
 }

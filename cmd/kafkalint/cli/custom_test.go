@@ -141,9 +141,9 @@ func customDir(t *testing.T, rule string) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".kafkalint.yaml"), isolatedConfig(t, "", ""))
-	writeFile(t, filepath.Join(dir, "policies/acme/auto_create.rego"), rule)
-	writeFile(t, filepath.Join(dir, "policies/acme/ACME100.md"), "# ACME100 auto-create\n\n## Why\n\nTopics are created by Terraform.\n")
-	writeFile(t, filepath.Join(dir, "prod/server.properties"), acmeBroker)
+	writeFile(t, filepath.Join(dir, "policies", "acme", "auto_create.rego"), rule)
+	writeFile(t, filepath.Join(dir, "policies", "acme", "ACME100.md"), "# ACME100 auto-create\n\n## Why\n\nTopics are created by Terraform.\n")
+	writeFile(t, filepath.Join(dir, "prod", "server.properties"), acmeBroker)
 	return dir
 }
 
@@ -281,7 +281,7 @@ func TestCustomPolicyRefused(t *testing.T) {
 			t.Parallel()
 			dir := customDir(t, tt.rule)
 			if tt.name == "duplicate id" {
-				writeFile(t, filepath.Join(dir, "policies/acme/copy.rego"), strings.Replace(acmeRule, `["auto-create"]`, `["auto-create-again"]`, 1))
+				writeFile(t, filepath.Join(dir, "policies", "acme", "copy.rego"), strings.Replace(acmeRule, `["auto-create"]`, `["auto-create-again"]`, 1))
 			}
 			config, policies := filepath.Join(dir, ".kafkalint.yaml"), filepath.Join(dir, "policies")
 			for _, args := range [][]string{{"lint", "--config", config, "--policy", policies, filepath.Join(dir, "prod")}, {"rules", "--config", config, "--policy", policies}} {
@@ -393,7 +393,7 @@ test_silent_when_off if {
 func TestTestCommand(t *testing.T) {
 	t.Parallel()
 	dir := customDir(t, acmeRule)
-	policies, test := filepath.Join(dir, "policies"), filepath.Join(dir, "policies/acme/auto_create_test.rego")
+	policies, test := filepath.Join(dir, "policies"), filepath.Join(dir, "policies", "acme", "auto_create_test.rego")
 	writeFile(t, test, acmeTest)
 	code, out, stderr := run(t, "test", "--coverage", policies)
 	if code != ExitOK || !strings.Contains(out, "PASS: 2/2") || !strings.Contains(out, "policies/acme/auto_create.rego: 100.0%") {

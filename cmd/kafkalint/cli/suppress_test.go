@@ -27,17 +27,6 @@ func found(rep report.Report) []string {
 	return out
 }
 
-func message(t *testing.T, rep report.Report, id string) string {
-	t.Helper()
-	for _, f := range rep.Findings {
-		if f.ID == id {
-			return f.Message
-		}
-	}
-	t.Fatalf("no %s finding in %v", id, found(rep))
-	return ""
-}
-
 // TestSuppressedFindingsOnlyInSARIF: suppressed findings are left out of
 // text, json, github and junit, and are in SARIF with a suppression.
 func TestSuppressedFindingsOnlyInSARIF(t *testing.T) {
