@@ -1,8 +1,8 @@
 // Package baseline records accepted findings so that only new ones are
 // reported: the file behind `kafkalint lint --baseline` and
-// `--write-baseline`. Its functions are pure: reading and writing the file
-// is the caller's (the CLI reads it inside its repository and replaces it
-// by rename).
+// `--write-baseline`. Its functions read and write no file: that is the
+// caller's (the CLI reads it inside its repository and replaces it by
+// rename); they only resolve symlinks in the findings' paths (RealPath).
 //
 // Entries are keyed by rule id, file (relative to the baseline file's
 // directory, so it works from any working directory), the logical key and
