@@ -345,11 +345,13 @@ func TestPolicyTimeoutWritesEveryOutput(t *testing.T) {
 // TestDataOverridesBuiltinThreshold: --data (or data: in .kafkalint.yaml)
 // sets KFK3001's minimum; a mistake in the file is exit 2 at file:line:col.
 func TestDataOverridesBuiltinThreshold(t *testing.T) {
-	t.Chdir(t.TempDir())
-	isolate(t)
-	writeFile(t, "prod/controller.properties", "process.roles=controller\nnode.id=1\nlisteners=CONTROLLER://c1.example.com:9093\n"+
+	t.Parallel()
+	dir := t.TempDir()
+	config, prod, strict := filepath.Join(dir, ".kafkalint.yaml"), filepath.Join(dir, "prod"), filepath.Join(dir, "strict.yaml")
+	writeFile(t, config, isolatedConfig(t, "", ""))
+	writeFile(t, filepath.Join(prod, "controller.properties"), "process.roles=controller\nnode.id=1\nlisteners=CONTROLLER://c1.example.com:9093\n"+
 		"controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@c1.example.com:9093,2@c2.example.com:9093,3@c3.example.com:9093\n")
-	writeFile(t, "strict.yaml", "quorum:\n  min_voters: 5\n")
+	writeFile(t, strict, "quorum:\n  min_voters: 5\n")
 	count := func(rep report.Report) int {
 		n := 0
 		for _, f := range rep.Findings {
@@ -359,20 +361,21 @@ func TestDataOverridesBuiltinThreshold(t *testing.T) {
 		}
 		return n
 	}
-	if _, rep := lintJSON(t, "prod"); count(rep) != 0 {
+	if _, rep := lintJSON(t, "--config", config, prod); count(rep) != 0 {
 		t.Errorf("KFK3001 on 3 voters by default: %+v", rep.Findings)
 	}
-	code, rep := lintJSON(t, "--data", "strict.yaml", "prod")
+	code, rep := lintJSON(t, "--config", config, "--data", strict, prod)
 	if code != ExitFindings || count(rep) != 1 || !strings.Contains(rep.Findings[0].Message, "fewer than the 5 required") {
 		t.Errorf("--data strict.yaml: exit %d, %+v", code, rep.Findings)
 	}
-	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "data: strict.yaml\n", ""))
-	if _, rep := lintJSON(t, "prod"); count(rep) != 1 {
+	writeFile(t, config, isolatedConfig(t, "data: strict.yaml\n", ""))
+	if _, rep := lintJSON(t, "--config", config, prod); count(rep) != 1 {
 		t.Errorf("data: in .kafkalint.yaml: %+v", rep.Findings)
 	}
-	writeFile(t, "typo.yaml", "quorum:\n  min_voter: 5\n")
-	if code, _, stderr := run(t, "lint", "--data", "typo.yaml", "prod"); code != ExitError ||
-		!strings.Contains(stderr, `kafkalint: typo.yaml:2:3: unknown parameter "quorum.min_voter"; did you mean "min_voters"?`) {
+	typo := filepath.Join(dir, "typo.yaml")
+	writeFile(t, typo, "quorum:\n  min_voter: 5\n")
+	if code, _, stderr := run(t, "lint", "--config", config, "--data", typo, prod); code != ExitError ||
+		!strings.Contains(stderr, "kafkalint: "+typo+`:2:3: unknown parameter "quorum.min_voter"; did you mean "min_voters"?`) {
 		t.Errorf("typo: exit %d\n%s", code, stderr)
 	}
 }
