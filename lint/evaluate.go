@@ -64,38 +64,23 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 	// so that a runaway policy costs one budget, not one per cluster.
 	var timedOut atomic.Pointer[policies.CustomError]
 	builtinOnly := engine.BuiltinOnly()
-	var valuesMu sync.Mutex
 	type job struct {
 		i int
 		c *loader.Cluster
 	}
 	work := make(chan job)
-	var mu sync.Mutex
+	var mu sync.Mutex // out and values
 	var out []evaluated
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(res.Clusters), 1)) {
 		wg.Go(func() {
 			for j := range work {
-				c := j.c
-				r := evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}}
-				if values != nil {
-					valuesMu.Lock()
-					values.Add(c)
-					valuesMu.Unlock()
+				if values != nil { // before evaluation, while the model is whole
+					mu.Lock()
+					values.Add(j.c)
+					mu.Unlock()
 				}
-				e := engine
-				if timedOut.Load() != nil && engine.HasCustom() {
-					e, r.builtinOnly = builtinOnly, true
-				}
-				if r.err = ctx.Err(); r.err == nil { // interrupted: skip the rest
-					r.findings, r.err = evaluateCluster(ctx, e, c)
-				}
-				if ce, ok := errors.AsType[*policies.CustomError](r.err); ok && ce.TimedOut {
-					timedOut.CompareAndSwap(nil, ce)
-				}
-				if r.err != nil {
-					r.errText = policies.RedactText(c, clusterErrorText(ctx, engine, c, r.err))
-				}
+				r := evaluateOne(ctx, engine, builtinOnly, &timedOut, j.c)
 				mu.Lock()
 				if len(out) <= j.i {
 					out = append(out, make([]evaluated, j.i+1-len(out))...)
@@ -134,6 +119,27 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 			nSkipped, plural(nSkipped, "cluster"), ce.Cluster)})
 	}
 	return rep, files
+}
+
+// evaluateOne evaluates c with engine, or with builtinOnly once the
+// custom policies have timed out on some cluster (timedOut, which it sets
+// on the first timeout).
+func evaluateOne(ctx context.Context, engine, builtinOnly *policies.Engine, timedOut *atomic.Pointer[policies.CustomError], c *loader.Cluster) evaluated {
+	r := evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}}
+	e := engine
+	if timedOut.Load() != nil && engine.HasCustom() {
+		e, r.builtinOnly = builtinOnly, true
+	}
+	if r.err = ctx.Err(); r.err == nil { // interrupted: skip the rest
+		r.findings, r.err = evaluateCluster(ctx, e, c)
+	}
+	if ce, ok := errors.AsType[*policies.CustomError](r.err); ok && ce.TimedOut {
+		timedOut.CompareAndSwap(nil, ce)
+	}
+	if r.err != nil {
+		r.errText = policies.RedactText(c, clusterErrorText(ctx, engine, c, r.err))
+	}
+	return r
 }
 
 // evaluateCluster evaluates one cluster; a panic (a bug, in kafkalint or
