@@ -62,12 +62,12 @@ func benchClusters(b *testing.B) []*loader.Cluster {
 // BenchmarkCompile is the once-per-process cost: parse, compile (strict,
 // schema-checked) and prepare the embedded rules.
 func BenchmarkCompile(b *testing.B) {
-	mods, err := BundleModules(false)
+	mods, err := bundleModules(false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := New(context.Background(), mods); err != nil {
+		if _, err := newEngine(context.Background(), mods, false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -193,7 +193,7 @@ func BenchmarkRule(b *testing.B) {
 	engine, inputs := benchInputs(b)
 	ctx := context.Background()
 	for _, r := range engine.Rules() {
-		if r.Engine == EngineGo {
+		if r.Engine == engineGo {
 			continue
 		}
 		b.Run(r.ID+"-"+r.Slug, func(b *testing.B) {

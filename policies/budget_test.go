@@ -113,7 +113,7 @@ func TestCPUBudgetIsCPUTime(t *testing.T) {
 // keep every case fast even where a check is missing... as long as the
 // arguments are small too: each case would need at most seconds unchecked.
 func TestBuiltinLimits(t *testing.T) {
-	small := Limits{MaxElements: 100, MaxBytes: 1000, MaxBits: 64}
+	small := limits{MaxElements: 100, MaxBytes: 1000, MaxBits: 64}
 	cases := []struct{ expr, builtin string }{
 		{"count(numbers.range(0, 1000)) > 0", "numbers.range"},
 		{"count(numbers.range_step(0, 1000, 2)) > 0", "numbers.range_step"},
@@ -137,7 +137,7 @@ func TestBuiltinLimits(t *testing.T) {
 	for i, tt := range cases {
 		fmt.Fprintf(&module, "\nreport contains result.fail(s, \"case %d\") if {\n\tsome node in input.nodes\n\ts := node.settings[\"acme.case\"]\n\ts.value == \"%d\"\n\t%s\n}\n", i, i, tt.expr)
 	}
-	limited := loadCustom(t, module.String()).WithLimits(small).WithTimeout(5 * time.Second)
+	limited := loadCustom(t, module.String()).withLimits(small).WithTimeout(5 * time.Second)
 	for i, tt := range cases {
 		t.Run(tt.builtin, func(t *testing.T) {
 			c := cluster(t, "prod/server.properties", fmt.Sprintf("%sacme.case=%d\n", prodBroker, i))
@@ -150,7 +150,7 @@ func TestBuiltinLimits(t *testing.T) {
 				t.Error("the built-in findings are missing")
 			}
 			// The default limits allow the same call, and the rule reports.
-			fs, err = limited.WithLimits(DefaultLimits).Evaluate(t.Context(), c)
+			fs, err = limited.withLimits(defaultLimits).Evaluate(t.Context(), c)
 			if err != nil || !hasFinding(fs, "ACME100") {
 				t.Errorf("default limits: %v", err)
 			}
@@ -161,7 +161,7 @@ func TestBuiltinLimits(t *testing.T) {
 // TestBuiltinLimitsOnlyForCustomRules: the built-in rules' evaluation is
 // not limited, so no limit can change a built-in finding.
 func TestBuiltinLimitsOnlyForCustomRules(t *testing.T) {
-	e := loadCustom(t, withCall("count(numbers.range(1, 5)) == 5")).WithLimits(Limits{MaxElements: 1, MaxBytes: 1, MaxBits: 1})
+	e := loadCustom(t, withCall("count(numbers.range(1, 5)) == 5")).withLimits(limits{MaxElements: 1, MaxBytes: 1, MaxBits: 1})
 	c := cluster(t, "prod/server.properties", prodBroker)
 	fs, err := e.Evaluate(t.Context(), c)
 	var ce *CustomError

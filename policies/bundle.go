@@ -18,8 +18,8 @@ import (
 //go:embed kafkalint schemas/cluster.json
 var bundleFS embed.FS
 
-// ClusterSchema is the JSON Schema of the policies' input.
-func ClusterSchema() []byte {
+// clusterSchema is the JSON Schema of the policies' input.
+func clusterSchema() []byte {
 	b, err := bundleFS.ReadFile("schemas/cluster.json")
 	if err != nil {
 		panic(err) // embedded at build time
@@ -39,9 +39,9 @@ type Module struct {
 // start (about a tenth of a one-file run).
 const fixturesFile = "kafkalint/lib/testing.rego"
 
-// BundleModules returns the embedded Rego modules: the rules and libraries,
+// bundleModules returns the embedded Rego modules: the rules and libraries,
 // and with withTests also their tests and the test fixtures.
-func BundleModules(withTests bool) ([]Module, error) {
+func bundleModules(withTests bool) ([]Module, error) {
 	var mods []Module
 	err := fs.WalkDir(bundleFS, "kafkalint", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rego") {
@@ -98,7 +98,7 @@ func ParseModules(mods []Module) (map[string]*ast.Module, error) {
 func NewCompiler() (*ast.Compiler, error) {
 	ss := ast.NewSchemaSet()
 	var doc any
-	if err := json.Unmarshal(ClusterSchema(), &doc); err != nil {
+	if err := json.Unmarshal(clusterSchema(), &doc); err != nil {
 		return nil, fmt.Errorf("cluster schema: %w", err)
 	}
 	ss.Put(ast.MustParseRef("schema.cluster"), doc)
@@ -106,7 +106,7 @@ func NewCompiler() (*ast.Compiler, error) {
 		WithStrict(true).
 		WithSchemas(ss).
 		WithUseTypeCheckAnnotations(true).
-		WithCapabilities(Capabilities()).
+		WithCapabilities(capabilities()).
 		WithEnablePrintStatements(false), nil
 }
 

@@ -48,6 +48,10 @@ func deniedBuiltin(name string) (string, bool) {
 	return "", false
 }
 
+// capabilities are what every policy is compiled with, built-in or custom:
+// OPA's builtins without the denied ones, plus kafkalint.parse and
+// kafkalint.parse_files. A policy that calls a denied builtin does not
+// compile.
 var capabilities = sync.OnceValue(func() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	caps.Builtins = slices.DeleteFunc(caps.Builtins, func(b *ast.Builtin) bool {
@@ -59,13 +63,7 @@ var capabilities = sync.OnceValue(func() *ast.Capabilities {
 	return caps
 })
 
-// Capabilities are what every policy is compiled with, built-in or custom:
-// OPA's builtins without the denied ones, plus kafkalint.parse and
-// kafkalint.parse_files. A policy that calls a denied builtin does not
-// compile.
-func Capabilities() *ast.Capabilities { return capabilities() }
-
-// Limits bound what one builtin call of a custom policy may produce. OPA
+// limits bound what one builtin call of a custom policy may produce. OPA
 // checks for cancellation between evaluation steps, not inside a builtin:
 // without these, one call (numbers.range(0, 1e9), bits.lsh(1, 1e8)) could
 // run out of memory or far past --policy-timeout. The builtins that can
@@ -73,7 +71,7 @@ func Capabilities() *ast.Capabilities { return capabilities() }
 // every other builtin's result is checked after (its size is then at most
 // a small multiple of arguments that passed the check). Over a limit, the
 // evaluation stops with an error naming the builtin.
-type Limits struct {
+type limits struct {
 	// MaxElements is the most elements of an array, set or object.
 	MaxElements int
 	// MaxBytes is the longest string.
@@ -82,12 +80,12 @@ type Limits struct {
 	MaxBits int
 }
 
-// DefaultLimits are far above what a check of Kafka configuration needs.
-var DefaultLimits = Limits{MaxElements: 100_000, MaxBytes: 1 << 20, MaxBits: 4096}
+// defaultLimits are far above what a check of Kafka configuration needs.
+var defaultLimits = limits{MaxElements: 100_000, MaxBytes: 1 << 20, MaxBits: 4096}
 
-// WithLimits returns an engine that shares e's compiled rules and bounds
+// withLimits returns an engine that shares e's compiled rules and bounds
 // its custom rules' builtin calls by l.
-func (e *Engine) WithLimits(l Limits) *Engine {
+func (e *Engine) withLimits(l limits) *Engine {
 	c := *e
 	c.limits = l
 	return &c
@@ -104,27 +102,27 @@ var limitedEvaluations atomic.Int64
 // withLimits marks an evaluation context: only evaluations under it (the
 // custom rules') are limited; the built-in rules' never are.
 // The caller calls the returned function when the evaluation is over.
-func withLimits(ctx context.Context, l Limits) (context.Context, func()) {
+func withLimits(ctx context.Context, l limits) (context.Context, func()) {
 	limitedEvaluations.Add(1)
 	return context.WithValue(ctx, limitsKey{}, l), func() { limitedEvaluations.Add(-1) }
 }
 
-func limitsOf(bctx topdown.BuiltinContext) (Limits, bool) {
+func limitsOf(bctx topdown.BuiltinContext) (limits, bool) {
 	if bctx.Context == nil {
-		return Limits{}, false
+		return limits{}, false
 	}
-	l, ok := bctx.Context.Value(limitsKey{}).(Limits)
+	l, ok := bctx.Context.Value(limitsKey{}).(limits)
 	return l, ok
 }
 
 // preChecks estimate, from the arguments alone, the size of what an
 // amplifying builtin would produce, and refuse it over the limits.
-var preChecks = map[string]func(l Limits, args []*ast.Term) error{
-	"numbers.range": func(l Limits, args []*ast.Term) error {
+var preChecks = map[string]func(l limits, args []*ast.Term) error{
+	"numbers.range": func(l limits, args []*ast.Term) error {
 		return rangeCheck(l, args[0], args[1], ast.IntNumberTerm(1))
 	},
-	"numbers.range_step": func(l Limits, args []*ast.Term) error { return rangeCheck(l, args[0], args[1], args[2]) },
-	"bits.lsh": func(l Limits, args []*ast.Term) error {
+	"numbers.range_step": func(l limits, args []*ast.Term) error { return rangeCheck(l, args[0], args[1], args[2]) },
+	"bits.lsh": func(l limits, args []*ast.Term) error {
 		x, err1 := builtins.BigIntOperand(args[0].Value, 1)
 		s, err2 := builtins.BigIntOperand(args[1].Value, 2)
 		if err1 != nil || err2 != nil {
@@ -135,17 +133,17 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 		}
 		return nil
 	},
-	"mul": func(l Limits, args []*ast.Term) error {
+	"mul": func(l limits, args []*ast.Term) error {
 		// Repeated squaring doubles an integer's width per call.
 		if bits(args[0])+bits(args[1]) > l.MaxBits {
 			return fmt.Errorf("the product would be wider than %d bits", l.MaxBits)
 		}
 		return nil
 	},
-	"array.concat": func(l Limits, args []*ast.Term) error {
+	"array.concat": func(l limits, args []*ast.Term) error {
 		return elementsCheck(l, collectionLen(args[0])+collectionLen(args[1]))
 	},
-	"concat": func(l Limits, args []*ast.Term) error {
+	"concat": func(l limits, args []*ast.Term) error {
 		n, total := 0, 0
 		each := func(t *ast.Term) {
 			n++
@@ -162,7 +160,7 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 		}
 		return bytesCheck(l, total)
 	},
-	"sprintf": func(l Limits, args []*ast.Term) error {
+	"sprintf": func(l limits, args []*ast.Term) error {
 		format, ok := args[0].Value.(ast.String)
 		if !ok {
 			return nil
@@ -177,7 +175,7 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 		}
 		return bytesCheck(l, n)
 	},
-	"replace": func(l Limits, args []*ast.Term) error {
+	"replace": func(l limits, args []*ast.Term) error {
 		s, ok1 := args[0].Value.(ast.String)
 		old, ok2 := args[1].Value.(ast.String)
 		repl, ok3 := args[2].Value.(ast.String)
@@ -190,7 +188,7 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 		}
 		return bytesCheck(l, len(s)+n*max(0, len(repl)-len(old)))
 	},
-	"strings.replace_n": func(l Limits, args []*ast.Term) error {
+	"strings.replace_n": func(l limits, args []*ast.Term) error {
 		patterns, ok1 := args[0].Value.(ast.Object)
 		s, ok2 := args[1].Value.(ast.String)
 		if !ok1 || !ok2 {
@@ -206,7 +204,7 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 		}
 		return bytesCheck(l, len(s)+matches*longest)
 	},
-	"regex.replace": func(l Limits, args []*ast.Term) error {
+	"regex.replace": func(l limits, args []*ast.Term) error {
 		s, ok1 := args[0].Value.(ast.String)
 		repl, ok2 := args[2].Value.(ast.String)
 		if !ok1 || !ok2 {
@@ -221,7 +219,7 @@ var preChecks = map[string]func(l Limits, args []*ast.Term) error{
 	},
 }
 
-func rangeCheck(l Limits, from, to, step *ast.Term) error {
+func rangeCheck(l limits, from, to, step *ast.Term) error {
 	a, err1 := builtins.BigIntOperand(from.Value, 1)
 	b, err2 := builtins.BigIntOperand(to.Value, 2)
 	st, err3 := builtins.BigIntOperand(step.Value, 3)
@@ -236,14 +234,14 @@ func rangeCheck(l Limits, from, to, step *ast.Term) error {
 	return nil
 }
 
-func elementsCheck(l Limits, n int) error {
+func elementsCheck(l limits, n int) error {
 	if n > l.MaxElements {
 		return fmt.Errorf("%d elements is more than the limit of %d", n, l.MaxElements)
 	}
 	return nil
 }
 
-func bytesCheck(l Limits, n int) error {
+func bytesCheck(l limits, n int) error {
 	if n > l.MaxBytes || n < 0 {
 		return fmt.Errorf("a string of up to %d bytes is longer than the limit of %d", n, l.MaxBytes)
 	}
@@ -320,7 +318,7 @@ func sprintfBound(format string, widest int) (int, error) {
 }
 
 // postCheck refuses a result over the limits.
-func postCheck(l Limits, t *ast.Term) error {
+func postCheck(l limits, t *ast.Term) error {
 	switch v := t.Value.(type) {
 	case ast.String:
 		return bytesCheck(l, len(v))

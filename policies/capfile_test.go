@@ -17,7 +17,7 @@ func TestCapabilitiesFile(t *testing.T) {
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(Capabilities()); err != nil {
+	if err := enc.Encode(capabilities()); err != nil {
 		t.Fatal(err)
 	}
 	if updatingDocs() {

@@ -50,7 +50,7 @@ type jsonSchema struct {
 func modelReference(t *testing.T) string {
 	t.Helper()
 	var root jsonSchema
-	if err := json.Unmarshal(ClusterSchema(), &root); err != nil {
+	if err := json.Unmarshal(clusterSchema(), &root); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder

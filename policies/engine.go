@@ -20,8 +20,8 @@ import (
 	"github.com/kafkalint/kafkalint/report"
 )
 
-// DocsBase is where rule pages live; a page is DocsBase + ID + ".md".
-const DocsBase = "https://github.com/kafkalint/kafkalint/blob/main/docs/rules/"
+// docsBase is where rule pages live; a page is docsBase + ID + ".md".
+const docsBase = "https://github.com/kafkalint/kafkalint/blob/main/docs/rules/"
 
 // Scopes of a rule.
 const (
@@ -29,8 +29,8 @@ const (
 	ScopeProduction = "production"
 )
 
-// EngineGo marks a rule whose findings are computed in Go.
-const EngineGo = "go"
+// engineGo marks a rule whose findings are computed in Go.
+const engineGo = "go"
 
 // Rule is a rule's metadata, read from its package METADATA.
 type Rule struct {
@@ -45,7 +45,7 @@ type Rule struct {
 	Keys        []string `json:"keys"`
 	Since       string   `json:"since"`
 	DocsURL     string   `json:"docs_url"`
-	// Engine is EngineGo for a rule computed in Go (its package holds only
+	// Engine is engineGo for a rule computed in Go (its package holds only
 	// METADATA; e.g. the inline-directive checks), "" for a Rego rule.
 	Engine string `json:"engine,omitempty"`
 	// Path is the rule's package path under data.kafkalint.rules (a
@@ -62,7 +62,7 @@ type Rule struct {
 // Built-in and custom rules are compiled together, once, and evaluated by
 // two queries prepared over that one compiler: the built-in rules are ours
 // and run without a time limit; the custom rules run within a budget per
-// cluster (WithTimeout) and builtin limits (WithLimits), so a runaway
+// cluster (WithTimeout) and builtin limits (withLimits), so a runaway
 // custom policy costs its own findings on that cluster, never the run.
 type Engine struct {
 	query rego.PreparedEvalQuery // the built-in rules
@@ -76,11 +76,11 @@ type Engine struct {
 	byKey    map[string]*Rule // "category/slug"
 	// timeout bounds the custom rules' evaluation of one cluster
 	// (WithTimeout; 0: none); limits bound what their builtin calls may
-	// produce (WithLimits).
+	// produce (withLimits).
 	timeout time.Duration
-	limits  Limits
+	limits  limits
 	// byCategory is prepared on the first large cluster; copies of the
-	// engine (WithTimeout, WithLimits) share it.
+	// engine (WithTimeout, withLimits) share it.
 	byCategory *categoryQueries
 }
 
@@ -93,7 +93,7 @@ type categoryQueries struct {
 }
 
 var builtin = sync.OnceValues(func() (*Engine, error) {
-	mods, err := BundleModules(false)
+	mods, err := bundleModules(false)
 	if err != nil {
 		return nil, err
 	}
@@ -102,11 +102,6 @@ var builtin = sync.OnceValues(func() (*Engine, error) {
 
 // Builtin returns the engine for the embedded rules, compiled once per process.
 func Builtin() (*Engine, error) { return builtin() }
-
-// New compiles modules and prepares the query once.
-func New(ctx context.Context, mods []Module) (*Engine, error) {
-	return newEngine(ctx, mods, false)
-}
 
 // newEngine compiles modules and prepares the query once. trusted skips
 // the type check against the model's schema: only for the embedded bundle,
@@ -140,7 +135,7 @@ func newEngine(ctx context.Context, mods []Module, trusted bool) (*Engine, error
 	if err != nil {
 		return nil, fmt.Errorf("prepare policies: %w", err)
 	}
-	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}, limits: DefaultLimits}
+	e := &Engine{query: q, compiler: c, store: store, rules: rules, byKey: map[string]*Rule{}, limits: defaultLimits}
 	e.byCategory = &categoryQueries{opts: []func(*rego.Rego){rego.Compiler(c), rego.Store(store)}}
 	for _, r := range rules {
 		e.byKey[r.Category+"/"+r.Slug] = r
@@ -172,7 +167,7 @@ func rulesFrom(c *ast.Compiler) ([]*Rule, error) {
 			Engine: str(a.Custom["engine"]),
 			Path:   ref.Path.String(),
 		}
-		r.DocsURL = DocsBase + r.ID + ".md"
+		r.DocsURL = docsBase + r.ID + ".md"
 		if err := r.validate(); err != nil {
 			return nil, fmt.Errorf("%s: %w", ref.Location, err)
 		}
@@ -194,8 +189,8 @@ func (r *Rule) validate() error {
 		return fmt.Errorf("rule %s: custom.severity %q is not one of %v", r.ID, r.Severity, report.Severities)
 	case r.Scope != ScopeAll && r.Scope != ScopeProduction:
 		return fmt.Errorf("rule %s: custom.scope %q is not all or production", r.ID, r.Scope)
-	case r.Engine != "" && r.Engine != EngineGo:
-		return fmt.Errorf("rule %s: custom.engine %q is not %q (omit it for a Rego rule)", r.ID, r.Engine, EngineGo)
+	case r.Engine != "" && r.Engine != engineGo:
+		return fmt.Errorf("rule %s: custom.engine %q is not %q (omit it for a Rego rule)", r.ID, r.Engine, engineGo)
 	}
 	return nil
 }
@@ -436,9 +431,9 @@ func (e *Engine) findings(c *loader.Cluster, reports []reported) []report.Findin
 	return redactFindings(c, out)
 }
 
-// UnknownEnvironmentHint ends the message of a production-only finding in a
+// unknownEnvironmentHint ends the message of a production-only finding in a
 // file whose environment is unknown.
-const UnknownEnvironmentHint = " [environment unknown, treated as production: pass --env, map paths under environments: in .kafkalint.yaml, or put the file under a path segment such as prod/, staging/ or dev/]"
+const unknownEnvironmentHint = " [environment unknown, treated as production: pass --env, map paths under environments: in .kafkalint.yaml, or put the file under a path segment such as prod/, staging/ or dev/]"
 
 func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) (report.Finding, bool) {
 	if env == "" {
@@ -450,7 +445,7 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 		case "development", "staging":
 			return report.Finding{}, false
 		case loader.EnvUnknown:
-			msg += UnknownEnvironmentHint
+			msg += unknownEnvironmentHint
 		}
 	}
 	return report.Finding{

@@ -94,6 +94,9 @@ func loadClusters(t testing.TB, dir string) []*loader.Cluster {
 // real-world corpus and a generated bulk tree, the input the engine builds
 // equals the one ast.InterfaceToValue built through JSON.
 func TestInputMatchesInterfaceToValue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("equivalence oracle over the whole corpus (seconds): not in the -short tier")
+	}
 	dirs := []string{filepath.Join(repoRoot(), "examples")}
 	corpus := corpusOrSkip(t)
 	tree := t.TempDir()
@@ -117,6 +120,9 @@ func TestInputMatchesInterfaceToValue(t *testing.T) {
 // findings for every cluster of examples/, the corpus and a generated
 // tree, and an error for the same clusters.
 func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("equivalence oracle over the whole corpus (seconds): not in the -short tier")
+	}
 	engine, err := Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -401,4 +407,14 @@ func TestInputSharesRepeatedKeyLists(t *testing.T) {
 	if grown.Len() != first.Len()+1 || last.Elem(first.Len()).Equal(ast.StringTerm("x")) {
 		t.Errorf("Append on one previous list changed another: %v", last)
 	}
+}
+
+// convert decodes a Rego result value into a Go type through JSON, as the
+// engine did before it decoded the report sets directly.
+func convert(v any, out any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
 }

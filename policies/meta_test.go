@@ -35,7 +35,7 @@ func TestRuleMetadata(t *testing.T) {
 	if len(engine.Rules()) == 0 {
 		t.Fatal("no rules loaded")
 	}
-	all, err := BundleModules(true)
+	all, err := bundleModules(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRuleMetadata(t *testing.T) {
 			}
 			dir := "policies/kafkalint/rules/" + r.Category + "/" + r.Slug + "/"
 			file := dir + strings.ReplaceAll(r.Slug, "-", "_")
-			if r.Engine == EngineGo {
+			if r.Engine == engineGo {
 				checkGoRule(t, r, source[file+".rego"], goTests)
 				return
 			}
@@ -215,7 +215,7 @@ var regoStringRE = regexp.MustCompile("\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`")
 // TestRegoStyle enforces regal's file-length, line-length and messy-rule
 // (a rule's definitions are contiguous) on every embedded .rego file.
 func TestRegoStyle(t *testing.T) {
-	mods, err := BundleModules(true)
+	mods, err := bundleModules(true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,8 @@ import (
 // is an error, never silently the default; `custom` holds the custom
 // policies' own data and is not checked.
 
-// ParamsRef is where policies read the parameters.
-const ParamsRef = "data.kafkalint.params"
-
-// CustomParams is the free-form section of the parameters.
-const CustomParams = "custom"
+// customParams is the free-form section of the parameters.
+const customParams = "custom"
 
 const defaultParamsFile = "kafkalint/params/data.yaml"
 
@@ -64,14 +61,14 @@ func DefaultParams() (map[string]any, error) {
 	return out, nil
 }
 
-// LoadParams merges data files, in order, over the built-in parameters.
-func LoadParams(files []string) (map[string]any, error) {
-	return LoadParamsIn(files, "")
+// loadParams merges data files, in order, over the built-in parameters.
+func loadParams(files []string) (map[string]any, error) {
+	return loadParamsIn(files, "")
 }
 
-// LoadParamsIn is LoadParams reading only inside the directory root ("" =
+// loadParamsIn is loadParams reading only inside the directory root ("" =
 // anywhere; see Options.DataRoot).
-func LoadParamsIn(files []string, root string) (map[string]any, error) {
+func loadParamsIn(files []string, root string) (map[string]any, error) {
 	params, err := DefaultParams()
 	if err != nil {
 		return nil, err
@@ -84,25 +81,25 @@ func LoadParamsIn(files []string, root string) (map[string]any, error) {
 	for _, f := range files {
 		b, err := read(f)
 		if err != nil {
-			return nil, Problems{{File: displayPath(f), Msg: "cannot read data file: " + readReason(err)}}
+			return nil, problems{{File: displayPath(f), Msg: "cannot read data file: " + readReason(err)}}
 		}
-		if err := MergeParams(params, displayPath(f), b); err != nil {
+		if err := mergeParams(params, displayPath(f), b); err != nil {
 			return nil, err
 		}
 	}
 	return params, nil
 }
 
-// MergeParams checks a data file (YAML or JSON) named name and merges it
+// mergeParams checks a data file (YAML or JSON) named name and merges it
 // into params.
-func MergeParams(params map[string]any, name string, data []byte) error {
+func mergeParams(params map[string]any, name string, data []byte) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil // empty: nothing to override
 		}
-		return Problems{yamlProblem(name, err)}
+		return problems{yamlProblem(name, err)}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -111,28 +108,28 @@ func MergeParams(params map[string]any, name string, data []byte) error {
 	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
 		return nil // only comments
 	}
-	var ps Problems
+	var ps problems
 	mergeInto(params, root, name, "", &ps)
 	return ps.Err()
 }
 
 var yamlLineRE = strings.NewReplacer("yaml: ", "")
 
-func yamlProblem(name string, err error) *Problem {
+func yamlProblem(name string, err error) *problem {
 	msg := yamlLineRE.Replace(err.Error())
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, tail, ok := strings.Cut(rest, ": "); ok {
 			if line, err := strconv.Atoi(n); err == nil {
-				return &Problem{File: name, Line: line, Msg: "invalid YAML or JSON: " + tail}
+				return &problem{File: name, Line: line, Msg: "invalid YAML or JSON: " + tail}
 			}
 		}
 	}
-	return &Problem{File: name, Msg: "invalid YAML or JSON: " + msg}
+	return &problem{File: name, Msg: "invalid YAML or JSON: " + msg}
 }
 
 // mergeInto merges the mapping n into dst, whose keys (the defaults) say
 // what may be set; prefix is the dotted path of dst for messages.
-func mergeInto(dst map[string]any, n *yaml.Node, name, prefix string, ps *Problems) {
+func mergeInto(dst map[string]any, n *yaml.Node, name, prefix string, ps *problems) {
 	n = resolveAlias(n)
 	what := "the data file"
 	if prefix != "" {
@@ -152,7 +149,7 @@ func mergeInto(dst map[string]any, n *yaml.Node, name, prefix string, ps *Proble
 			continue
 		}
 		seen[key] = k.Line
-		if prefix == "" && key == CustomParams {
+		if prefix == "" && key == customParams {
 			if v.Kind != yaml.MappingNode {
 				*ps = append(*ps, nodeProblem(v, name, "custom must be a mapping (your policies read data.kafkalint.params.custom.<key>), not %s", kindOf(v)))
 				continue
@@ -162,9 +159,9 @@ func mergeInto(dst map[string]any, n *yaml.Node, name, prefix string, ps *Proble
 				*ps = append(*ps, p)
 				continue
 			}
-			old, _ := dst[CustomParams].(map[string]any)
+			old, _ := dst[customParams].(map[string]any)
 			m, _ := val.(map[string]any) // v is a mapping
-			dst[CustomParams] = mergeFree(old, m)
+			dst[customParams] = mergeFree(old, m)
 			continue
 		}
 		def, known := dst[key]
@@ -256,8 +253,8 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func nodeProblem(n *yaml.Node, name, format string, args ...any) *Problem {
-	return &Problem{File: name, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+func nodeProblem(n *yaml.Node, name, format string, args ...any) *problem {
+	return &problem{File: name, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
 }
 
 func kindOf(n *yaml.Node) string {
@@ -279,12 +276,12 @@ const maxValues = 1_000_000
 
 // plain converts a YAML node into the JSON value OPA stores: objects with
 // string keys, arrays, strings, booleans, null and numbers as json.Number.
-func plain(n *yaml.Node, name string) (any, *Problem) {
+func plain(n *yaml.Node, name string) (any, *problem) {
 	budget := maxValues
 	return plainValue(n, name, &budget)
 }
 
-func plainValue(n *yaml.Node, name string, budget *int) (any, *Problem) {
+func plainValue(n *yaml.Node, name string, budget *int) (any, *problem) {
 	n = resolveAlias(n)
 	*budget--
 	if *budget < 0 {

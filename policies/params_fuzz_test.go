@@ -29,10 +29,10 @@ func FuzzMergeParams(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := MergeParams(params, "d.yaml", data); err != nil {
-			var ps Problems
+		if err := mergeParams(params, "d.yaml", data); err != nil {
+			var ps problems
 			if !errors.As(err, &ps) || len(ps) == 0 {
-				t.Fatalf("error %v is not Problems", err)
+				t.Fatalf("error %v is not problems", err)
 			}
 			for _, p := range ps {
 				if p.File != "d.yaml" || p.Msg == "" {
@@ -61,7 +61,7 @@ func TestMergeParamsAliasBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = MergeParams(params, "d.yaml", []byte("custom:\n  "+strings.ReplaceAll(strings.TrimSuffix(bomb, "\n"), "\n", "\n  ")+"\n"))
+	err = mergeParams(params, "d.yaml", []byte("custom:\n  "+strings.ReplaceAll(strings.TrimSuffix(bomb, "\n"), "\n", "\n  ")+"\n"))
 	if err == nil || !strings.Contains(err.Error(), "expands to more than") {
 		t.Errorf("alias bomb: %v", err)
 	}

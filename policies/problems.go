@@ -10,15 +10,15 @@ import (
 	"github.com/kafkalint/kafkalint/loader"
 )
 
-// Problem is one mistake in a custom policy or data file, at file:line:col.
-type Problem = loader.Problem
+// problem is one mistake in a custom policy or data file, at file:line:col.
+type problem = loader.Problem
 
-// Problems are every mistake found in the policies or data of a run.
-type Problems = loader.Problems
+// problems are every mistake found in the policies or data of a run.
+type problems = loader.Problems
 
 // problemAt is a problem at an OPA location (nil: the file only).
-func problemAt(loc *ast.Location, file, format string, args ...any) *Problem {
-	p := &Problem{File: file, Msg: fmt.Sprintf(format, args...)}
+func problemAt(loc *ast.Location, file, format string, args ...any) *problem {
+	p := &problem{File: file, Msg: fmt.Sprintf(format, args...)}
 	if loc != nil {
 		p.File = cmp.Or(loc.File, file)
 		p.Line, p.Column = loc.Row, loc.Col
@@ -28,8 +28,8 @@ func problemAt(loc *ast.Location, file, format string, args ...any) *Problem {
 
 // opaProblems turns OPA parse or compile errors into problems, explaining
 // the ones kafkalint causes on purpose (a builtin it does not allow).
-func opaProblems(errs ast.Errors) Problems {
-	var out Problems
+func opaProblems(errs ast.Errors) problems {
+	var out problems
 	for _, e := range errs {
 		msg := e.Message
 		if name, ok := strings.CutPrefix(msg, "undefined function "); ok {
@@ -37,7 +37,7 @@ func opaProblems(errs ast.Errors) Problems {
 				msg = fmt.Sprintf("%s is not allowed in kafkalint policies (%s): a policy may depend only on the configuration it checks", name, why)
 			}
 		}
-		p := &Problem{Msg: msg + " (" + e.Code + ")"}
+		p := &problem{Msg: msg + " (" + e.Code + ")"}
 		if e.Location != nil {
 			p.File, p.Line, p.Column = e.Location.File, e.Location.Row, e.Location.Col
 		}

@@ -13,17 +13,17 @@ import (
 // quote values freely (key=value is the clearest message); after a
 // cluster is evaluated, the values of that cluster that must not appear
 // verbatim are collected once — a sensitive value becomes "(sensitive)", a
-// long or multi-line value its first line cut at MaxQuoted characters with
+// long or multi-line value its first line cut at maxQuoted characters with
 // "…" — and every finding's message is rewritten in one pass over its
 // text. Most settings need neither, so the set is small; a message is
 // never compared with every setting.
 
-// MaxQuoted is the longest value a message quotes in full (in characters,
+// maxQuoted is the longest value a message quotes in full (in characters,
 // first line only); a longer or multi-line value is cut with "…". 200
 // keeps every ordinary value whole (a five-voter quorum with long host
 // names) and stops a 30 KB voter list or a multi-line text from filling a
 // pull-request annotation.
-const MaxQuoted = 200
+const maxQuoted = 200
 
 // redactor rewrites the texts that must not be printed. Patterns are found
 // by their first headLen bytes (a map lookup per candidate position and
@@ -94,15 +94,15 @@ func newRedactor(c *loader.Cluster) *redactor {
 // long reports a value a message must not quote in full.
 func long(v string) bool {
 	v = strings.TrimSpace(v)
-	return strings.ContainsAny(v, "\r\n") || utf8.RuneCountInString(v) > MaxQuoted
+	return strings.ContainsAny(v, "\r\n") || utf8.RuneCountInString(v) > maxQuoted
 }
 
-// truncate is the first line of v, cut at MaxQuoted characters, with "…".
+// truncate is the first line of v, cut at maxQuoted characters, with "…".
 func truncate(v string) string {
 	v = strings.TrimSpace(v)
 	line, _, _ := strings.Cut(v, "\n")
 	line = strings.TrimRight(line, "\r")
-	if i := runeOffset(line, MaxQuoted); i < len(line) {
+	if i := runeOffset(line, maxQuoted); i < len(line) {
 		line = line[:i]
 	}
 	return line + "…"

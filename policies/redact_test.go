@@ -68,9 +68,9 @@ resource "kafka_topic" "t" {
 }
 
 // TestLongValuesCut: a long or multi-line value is quoted as its first
-// line, cut at MaxQuoted characters with "…".
+// line, cut at maxQuoted characters with "…".
 func TestLongValuesCut(t *testing.T) {
-	long := strings.Repeat("x", 3*MaxQuoted)
+	long := strings.Repeat("x", 3*maxQuoted)
 	_, byID := evaluateSources(t, loader.Source{Name: "prod/server.properties", Data: []byte(
 		"process.roles=broker\nnode.id=1\ncontroller.quorum.bootstrap.servers=c:9093\ncontroller.listener.names=CONTROLLER\n" +
 			"num.io.threads=" + long + "\n")})
@@ -78,8 +78,8 @@ func TestLongValuesCut(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("KFK9005 = %q, want one finding", msgs)
 	}
-	want := "num.io.threads=" + strings.Repeat("x", MaxQuoted) + "… is not a valid value"
-	if !strings.Contains(msgs[0], want) || strings.Contains(msgs[0], long[:MaxQuoted+1]) {
+	want := "num.io.threads=" + strings.Repeat("x", maxQuoted) + "… is not a valid value"
+	if !strings.Contains(msgs[0], want) || strings.Contains(msgs[0], long[:maxQuoted+1]) {
 		t.Errorf("KFK9005 = %s, want the value cut: %s", msgs[0], want)
 	}
 }
@@ -89,7 +89,7 @@ func TestRedactor(t *testing.T) {
 		"ssl.key.password": {Key: "ssl.key.password", Raw: " confluent ", Sensitive: true},
 		"jaas":             {Key: "jaas", Raw: `a "q" b`, Sensitive: true},
 		"multi":            {Key: "multi", Raw: "line one\nline two"},
-		"long":             {Key: "long", Raw: strings.Repeat("é", MaxQuoted+5)},
+		"long":             {Key: "long", Raw: strings.Repeat("é", maxQuoted+5)},
 		"short":            {Key: "short", Raw: "fine"},
 		"sasl.jaas.config": {Key: "sasl.jaas.config", Raw: `PlainLoginModule required username="alice" password="al1ce-pw" user_bob='b0b';`, Sensitive: true},
 	}}}}
@@ -103,7 +103,7 @@ func TestRedactor(t *testing.T) {
 		{"confluent.metadata.server.ssl.key.password and /etc/confluent/x and confluents", "confluent.metadata.server.ssl.key.password and /etc/confluent/x and confluents"},
 		{`"a \"q\" b" is not a valid int`, `(sensitive) is not a valid int`},
 		{"x=line one\nline two!", "x=line one…!"},
-		{"long=" + strings.Repeat("é", MaxQuoted+5), "long=" + strings.Repeat("é", MaxQuoted) + "…"},
+		{"long=" + strings.Repeat("é", maxQuoted+5), "long=" + strings.Repeat("é", maxQuoted) + "…"},
 		{"short=fine", "short=fine"},
 		// One option of a JAAS configuration.
 		{`its password="al1ce-pw" and user_bob=b0b`, `its password="(sensitive)" and user_bob=(sensitive)`},
@@ -127,7 +127,7 @@ func TestRedactorLinear(t *testing.T) {
 		"y": {Key: "y", Raw: "a", Sensitive: true},
 	}}}}
 	got := newRedactor(c).replace("x=" + huge + " and x=" + huge)
-	want := "x=" + strings.Repeat("a", MaxQuoted) + "… and x=" + strings.Repeat("a", MaxQuoted) + "…"
+	want := "x=" + strings.Repeat("a", maxQuoted) + "… and x=" + strings.Repeat("a", maxQuoted) + "…"
 	if got != want {
 		t.Errorf("replace = %.300q…, want %q", got, want)
 	}

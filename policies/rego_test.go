@@ -11,7 +11,7 @@ import (
 // TestRego runs every _test.rego in the bundle with OPA's tester, compiled
 // exactly as the engine compiles the rules.
 func TestRego(t *testing.T) {
-	mods, err := BundleModules(true)
+	mods, err := bundleModules(true)
 	if err != nil {
 		t.Fatal(err)
 	}

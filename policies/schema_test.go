@@ -16,7 +16,7 @@ import (
 // against policies/schemas/cluster.json, the schema the rules are
 // type-checked with: the Go model and the schema cannot drift apart.
 func TestModelMatchesSchema(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ClusterSchema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(clusterSchema()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,11 +61,11 @@ func (r *TestRun) Failed() int {
 // kafkalint.parse / kafkalint.parse_files available. A policy the engine
 // would refuse is an error here too.
 func RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
-	params, err := LoadParamsIn(opts.Data, opts.DataRoot)
+	params, err := loadParamsIn(opts.Data, opts.DataRoot)
 	if err != nil {
 		return nil, err
 	}
-	mods, err := ReadPoliciesIn(opts.Paths, true, opts.PathsRoot)
+	mods, err := readPoliciesIn(opts.Paths, true, opts.PathsRoot)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func RunTests(ctx context.Context, opts TestOptions) (*TestRun, error) {
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: rules.DefaultKeys()} })}
 
 	// The runner compiles the modules itself, with its own test stages.
-	parsed, err := ParseModules(append(append(must(BundleModules(false)), testFixtures()), mods...))
+	parsed, err := ParseModules(append(append(must(bundleModules(false)), testFixtures()), mods...))
 	if err != nil {
 		return nil, err
 	}

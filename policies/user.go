@@ -43,8 +43,8 @@ import (
 // CustomRoot is the package prefix of custom rules.
 const CustomRoot = "custom"
 
-// CustomCategory is the category of a custom rule whose METADATA names none.
-const CustomCategory = "custom"
+// customCategory is the category of a custom rule whose METADATA names none.
+const customCategory = "custom"
 
 var (
 	customIDRE   = regexp.MustCompile(`^[A-Z][A-Z0-9]*-?\d+$`)
@@ -78,11 +78,11 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
 		return Builtin()
 	}
-	params, err := LoadParamsIn(opts.Data, opts.DataRoot)
+	params, err := loadParamsIn(opts.Data, opts.DataRoot)
 	if err != nil {
 		return nil, err
 	}
-	custom, err := ReadPoliciesIn(opts.Policies, false, opts.PoliciesRoot)
+	custom, err := readPoliciesIn(opts.Policies, false, opts.PoliciesRoot)
 	if err != nil {
 		return nil, err
 	}
@@ -97,23 +97,19 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 	return set.engine(ctx, paramsStore(params))
 }
 
-// ReadPolicies reads the .rego files of paths (directories are walked;
+// readPoliciesIn reads the .rego files of paths (directories are walked;
 // .git, node_modules and vendor are skipped). Test files (_test.rego) are
-// read only withTests. A path that holds no .rego file is an error.
-func ReadPolicies(paths []string, withTests bool) ([]Module, error) {
-	return ReadPoliciesIn(paths, withTests, "")
-}
-
-// ReadPoliciesIn is ReadPolicies reading only inside the directory root
+// read only withTests. A path that holds no .rego file is an error. Only
+// what is inside the directory root is read
 // ("" = anywhere; see Options.PoliciesRoot).
-func ReadPoliciesIn(paths []string, withTests bool, root string) ([]Module, error) {
+func readPoliciesIn(paths []string, withTests bool, root string) ([]Module, error) {
 	read, done, err := reader(root)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
 	var files []string
-	var ps Problems
+	var ps problems
 	seen := map[string]bool{}
 	for _, root := range paths {
 		n := 0
@@ -143,9 +139,9 @@ func ReadPoliciesIn(paths []string, withTests bool, root string) ([]Module, erro
 		})
 		switch {
 		case err != nil:
-			ps = append(ps, &Problem{File: displayPath(root), Msg: "cannot read policies: " + unwrapPathError(err).Error()})
+			ps = append(ps, &problem{File: displayPath(root), Msg: "cannot read policies: " + unwrapPathError(err).Error()})
 		case n == 0:
-			ps = append(ps, &Problem{File: displayPath(root), Msg: "holds no .rego file"})
+			ps = append(ps, &problem{File: displayPath(root), Msg: "holds no .rego file"})
 		}
 	}
 	if err := ps.Err(); err != nil {
@@ -155,7 +151,7 @@ func ReadPoliciesIn(paths []string, withTests bool, root string) ([]Module, erro
 	for _, p := range files {
 		b, err := read(p)
 		if err != nil {
-			return nil, Problems{{File: displayPath(p), Msg: "cannot read policy: " + readReason(err)}}
+			return nil, problems{{File: displayPath(p), Msg: "cannot read policy: " + readReason(err)}}
 		}
 		mods = append(mods, Module{Path: displayPath(p), Text: string(b)})
 	}
@@ -234,7 +230,7 @@ func compileSet(custom []Module) (*ruleSet, error) {
 	}
 	for p, m := range customParsed {
 		if parsed[p] != nil {
-			return nil, Problems{{File: p, Msg: "has the path of a built-in module; run kafkalint from another directory or move the policy"}}
+			return nil, problems{{File: p, Msg: "has the path of a built-in module; run kafkalint from another directory or move the policy"}}
 		}
 		parsed[p] = m
 	}
@@ -261,7 +257,7 @@ func compileSet(custom []Module) (*ruleSet, error) {
 
 // parsedBundle is the bundle's rules and libraries (no tests), parsed once.
 var parsedBundle = sync.OnceValues(func() (map[string]*ast.Module, error) {
-	mods, err := BundleModules(false)
+	mods, err := bundleModules(false)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +273,7 @@ var parsedFixtures = sync.OnceValues(func() (map[string]*ast.Module, error) {
 // namespace.
 func parseCustom(mods []Module) (map[string]*ast.Module, error) {
 	out := make(map[string]*ast.Module, len(mods))
-	var ps Problems
+	var ps problems
 	opts := ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
 	for _, m := range mods {
 		parsed, err := ast.ParseModuleWithOpts(m.Path, m.Text, opts)
@@ -286,7 +282,7 @@ func parseCustom(mods []Module) (map[string]*ast.Module, error) {
 			if errors.As(err, &errs) {
 				ps = append(ps, opaProblems(errs)...)
 			} else {
-				ps = append(ps, &Problem{File: m.Path, Msg: err.Error()})
+				ps = append(ps, &problem{File: m.Path, Msg: err.Error()})
 			}
 			continue
 		}
@@ -312,7 +308,7 @@ func customRulesFrom(c *ast.Compiler, parsed map[string]*ast.Module, builtin []*
 		ids[r.ID], slugs[r.Slug] = "built-in rule "+r.ID, "built-in rule "+r.ID
 	}
 	var rules []*Rule
-	var ps Problems
+	var ps problems
 	rulePackages := map[string]bool{}
 	for _, ref := range c.GetAnnotationSet().Flatten() {
 		a := ref.Annotations
@@ -363,10 +359,10 @@ func customRulesFrom(c *ast.Compiler, parsed map[string]*ast.Module, builtin []*
 }
 
 // customRule reads and checks one custom rule's package METADATA.
-func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Problems) {
+func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, problems) {
 	file := a.Location.File
-	bad := func(format string, args ...any) (*Rule, Problems) {
-		return nil, Problems{problemAt(a.Location, file, format, args...)}
+	bad := func(format string, args ...any) (*Rule, problems) {
+		return nil, problems{problemAt(a.Location, file, format, args...)}
 	}
 	id, ok := a.Custom["id"].(string)
 	switch {
@@ -383,7 +379,7 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Proble
 		return bad("rule %s: the package's last name is the rule's slug and must be kebab-case, as in package %s.acme[\"topic-retention\"]", id, CustomRoot)
 	}
 	r := &Rule{
-		ID: id, Slug: string(slug), Category: cmp.Or(str(a.Custom["category"]), CustomCategory),
+		ID: id, Slug: string(slug), Category: cmp.Or(str(a.Custom["category"]), customCategory),
 		Title: a.Title, Description: strings.TrimSpace(a.Description),
 		Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]), Since: str(a.Custom["since"]),
 		AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
@@ -429,7 +425,7 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, Proble
 // engine prepares the two queries over the one compiled set: the built-in
 // rules' and, when there are custom rules, theirs.
 func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, error) {
-	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}, limits: DefaultLimits}
+	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}, limits: defaultLimits}
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: e.DefaultKeys()} })}
 	prepare := func(query string) (rego.PreparedEvalQuery, error) {
 		opts := append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store), rego.Query(query)}, p.regoOptions()...)

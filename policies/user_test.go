@@ -218,18 +218,18 @@ func TestParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if def["quorum"].(map[string]any)["min_voters"] == nil || def[CustomParams] == nil {
+	if def["quorum"].(map[string]any)["min_voters"] == nil || def[customParams] == nil {
 		t.Fatalf("defaults: %v", def)
 	}
 	dir := writePolicies(t, map[string]string{
 		"a.yaml": "quorum:\n  min_voters: 5\ncustom:\n  tiers:\n    tier-1: {min_voters: 5}\n  keep: 1\n",
 		"b.json": `{"custom": {"tiers": {"tier-2": {"min_voters": 3}}, "keep": 2}, "mirrormaker": {"max_sync_interval_seconds": 120}}`,
 	})
-	p, err := LoadParams([]string{filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.json")})
+	p, err := loadParams([]string{filepath.Join(dir, "a.yaml"), filepath.Join(dir, "b.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	custom := p[CustomParams].(map[string]any)
+	custom := p[customParams].(map[string]any)
 	tiers := custom["tiers"].(map[string]any)
 	if len(tiers) != 2 || custom["keep"] != json.Number("2") {
 		t.Errorf("custom not merged key by key: %v", custom)
@@ -259,13 +259,13 @@ func TestParams(t *testing.T) {
 		"custom:\n  <<: {a: 1}\n":                      `keys must be plain strings`,
 		"mirrormaker:\n  max_sync_interval_seconds:\n": `must be a number, not empty`,
 	} {
-		err := MergeParams(must(DefaultParams()), "d.yaml", []byte(text))
+		err := mergeParams(must(DefaultParams()), "d.yaml", []byte(text))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
 	}
 	for _, empty := range []string{"", "# nothing\n"} {
-		if err := MergeParams(must(DefaultParams()), "d.yaml", []byte(empty)); err != nil {
+		if err := mergeParams(must(DefaultParams()), "d.yaml", []byte(empty)); err != nil {
 			t.Errorf("%q: %v", empty, err)
 		}
 	}

@@ -8,20 +8,20 @@ import (
 	"slices"
 )
 
-// AuditVersion is the version of the audit JSON contract (docs/audit.md):
+// auditVersion is the version of the audit JSON contract (docs/audit.md):
 // it changes only with incompatible changes, and `kafkalint audit merge`
 // refuses any other.
-const AuditVersion = 1
+const auditVersion = 1
 
 // Formats only the audit writes.
 const (
-	FormatCSV  = "csv"
-	FormatHTML = "html"
+	formatCSV  = "csv"
+	formatHTML = "html"
 )
 
 // AuditFormats lists the formats of `kafkalint audit`, the default first.
 func AuditFormats() []string {
-	return []string{FormatText, FormatJSON, FormatCSV, FormatHTML}
+	return []string{FormatText, formatJSON, formatCSV, formatHTML}
 }
 
 // Shard says which part of a split audit a report covers: the
@@ -213,8 +213,8 @@ func (t *AuditTotals) AtOrAbove(severity string) int {
 	return n
 }
 
-// RulesByCount lists the ids of ByRule, most findings first (then id).
-func (t *AuditTotals) RulesByCount() []string {
+// rulesByCount lists the ids of ByRule, most findings first (then id).
+func (t *AuditTotals) rulesByCount() []string {
 	ids := slices.Collect(maps.Keys(t.ByRule))
 	slices.SortFunc(ids, func(a, b string) int {
 		return cmp.Or(cmp.Compare(t.ByRule[b].Findings, t.ByRule[a].Findings), cmp.Compare(a, b))
@@ -239,9 +239,9 @@ type Audit struct {
 	Rules []Rule
 }
 
-// NewAudit builds an in-memory audit of complete repositories (sorted by
+// newAudit builds an in-memory audit of complete repositories (sorted by
 // path here) with their totals.
-func NewAudit(repos []AuditRepo) *Audit {
+func newAudit(repos []AuditRepo) *Audit {
 	repos = slices.Clone(repos)
 	slices.SortFunc(repos, func(a, b AuditRepo) int { return cmp.Compare(a.Path, b.Path) })
 	a := &Audit{Repos: repos, Totals: NewAuditTotals()}
@@ -318,13 +318,13 @@ type AuditOptions struct {
 func WriteAudit(w io.Writer, format string, a *Audit, opts AuditOptions) error {
 	switch format {
 	case FormatText:
-		return WriteAuditText(w, a)
-	case FormatJSON:
-		return WriteAuditJSON(w, a)
-	case FormatCSV:
-		return WriteAuditCSV(w, a)
-	case FormatHTML:
-		return WriteAuditHTML(w, a, opts)
+		return writeAuditText(w, a)
+	case formatJSON:
+		return writeAuditJSON(w, a)
+	case formatCSV:
+		return writeAuditCSV(w, a)
+	case formatHTML:
+		return writeAuditHTML(w, a, opts)
 	}
 	return fmt.Errorf("unknown audit format %q", format)
 }

@@ -20,11 +20,11 @@ var auditCSVHeader = []string{
 	"environment", "cluster", "key", "related", "docs_url", "fingerprint",
 }
 
-// WriteAuditCSV writes one row per finding (RFC 4180 quoting), then one
+// writeAuditCSV writes one row per finding (RFC 4180 quoting), then one
 // per load error, each with its repository, so that a spreadsheet or a
 // database import sees everything. Repositories come in path order,
 // findings in lint's order.
-func WriteAuditCSV(w io.Writer, a *Audit) error {
+func writeAuditCSV(w io.Writer, a *Audit) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(auditCSVHeader); err != nil {
 		return err

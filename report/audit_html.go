@@ -102,11 +102,11 @@ type htmlFoot struct {
 	Rules []htmlRule
 }
 
-// WriteAuditHTML writes the audit as one self-contained HTML page: totals,
+// writeAuditHTML writes the audit as one self-contained HTML page: totals,
 // a chart of findings by rule and severity, a sortable table of
 // repositories and, per repository, its findings (file:line, message and
 // the rule with its docs) and load errors.
-func WriteAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
+func writeAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 	bw := bufio.NewWriter(w)
 	head := htmlHead{
 		Title:       fmt.Sprintf("kafkalint audit: %d %s", a.Totals.Repos, pluralWord(a.Totals.Repos, "repository", "repositories")),
@@ -155,7 +155,7 @@ func WriteAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 		}
 	}
 	var foot htmlFoot
-	for _, id := range a.Totals.RulesByCount() {
+	for _, id := range a.Totals.rulesByCount() {
 		rc := a.Totals.ByRule[id]
 		hr := htmlRule{ID: id, Slug: rc.Slug, DocsURL: rc.DocsURL, Count: rc}
 		if r, ok := a.rule(id); ok {
@@ -175,7 +175,7 @@ func WriteAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 // chart lays out one horizontal bar per rule (the rules with the most
 // findings, at most chartMaxRules), stacked by severity.
 func chart(a *Audit) chartData {
-	ids := a.Totals.RulesByCount()
+	ids := a.Totals.rulesByCount()
 	var c chartData
 	if len(ids) > chartMaxRules {
 		c.More = len(ids) - chartMaxRules

@@ -9,12 +9,12 @@ import (
 	"io"
 )
 
-// WriteAuditJSON writes the audit JSON contract (docs/audit.md), one
+// writeAuditJSON writes the audit JSON contract (docs/audit.md), one
 // repository at a time: the output is what encoding an
 // {version, shard, repos, totals} object with two-space indentation gives.
-func WriteAuditJSON(w io.Writer, a *Audit) error {
+func writeAuditJSON(w io.Writer, a *Audit) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "{\n  \"version\": %d,\n", AuditVersion)
+	fmt.Fprintf(bw, "{\n  \"version\": %d,\n", auditVersion)
 	if a.Shard != nil {
 		b, err := indentedJSON(a.Shard, "  ")
 		if err != nil {
@@ -75,7 +75,7 @@ type AuditHeader struct {
 // of any size is read in the memory of its largest repository. When
 // header is not nil it is called before the first repository with the
 // version and shard read so far (kafkalint writes them first). It rejects
-// anything but an audit report of AuditVersion; keys it does not know are
+// anything but an audit report of auditVersion; keys it does not know are
 // ignored (a version adds fields compatibly). Totals are not read: they
 // follow from the repositories.
 func ReadAuditJSON(r io.Reader, header func(AuditHeader) error, fn func(*AuditRepo) error) (AuditHeader, error) {
@@ -139,8 +139,8 @@ func ReadAuditJSON(r io.Reader, header func(AuditHeader) error, fn func(*AuditRe
 }
 
 func checkVersion(v int) error {
-	if v != AuditVersion {
-		return fmt.Errorf("audit report version %d; this kafkalint reads version %d", v, AuditVersion)
+	if v != auditVersion {
+		return fmt.Errorf("audit report version %d; this kafkalint reads version %d", v, auditVersion)
 	}
 	return nil
 }

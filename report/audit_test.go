@@ -30,7 +30,7 @@ func loadAudit(t *testing.T) *Audit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := NewAudit(repos)
+	a := newAudit(repos)
 	a.Shard = h.Shard
 	a.Rules = []Rule{
 		{ID: "KFK1001", Slug: "offsets-topic-replication-factor-one", Title: "offsets.topic.replication.factor is 1",
@@ -58,7 +58,7 @@ func TestAuditGolden(t *testing.T) {
 }
 
 func TestWriteAuditUnknownFormat(t *testing.T) {
-	if err := WriteAudit(&bytes.Buffer{}, FormatSARIF, NewAudit(nil), AuditOptions{}); err == nil {
+	if err := WriteAudit(&bytes.Buffer{}, formatSARIF, newAudit(nil), AuditOptions{}); err == nil {
 		t.Error("WriteAudit accepted sarif, which is not an audit format")
 	}
 }
@@ -80,8 +80,8 @@ func TestAuditTotals(t *testing.T) {
 	if diff := cmp.Diff(want, tot); diff != "" {
 		t.Errorf("totals (-want +got):\n%s", diff)
 	}
-	if got := tot.RulesByCount(); !slicesEqual(got, []string{"KFK9001", "KFK1001", "KFK9003"}) {
-		t.Errorf("RulesByCount = %v", got)
+	if got := tot.rulesByCount(); !slicesEqual(got, []string{"KFK9001", "KFK1001", "KFK9003"}) {
+		t.Errorf("rulesByCount = %v", got)
 	}
 	if n := tot.AtOrAbove(Warning); n != 5 {
 		t.Errorf("AtOrAbove(warning) = %d, want 5", n)
@@ -114,13 +114,13 @@ func TestWorstRule(t *testing.T) {
 // the whole report at once gives, and read back to the same repositories.
 func TestAuditJSONIsPlainJSON(t *testing.T) {
 	a := loadAudit(t)
-	got := renderAudit(t, FormatJSON, a)
+	got := renderAudit(t, formatJSON, a)
 	whole := struct {
 		Version int         `json:"version"`
 		Shard   *Shard      `json:"shard,omitempty"`
 		Repos   []AuditRepo `json:"repos"`
 		Totals  AuditTotals `json:"totals"`
-	}{AuditVersion, a.Shard, a.Repos, a.Totals}
+	}{auditVersion, a.Shard, a.Repos, a.Totals}
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
 	enc.SetIndent("", "  ")
@@ -142,11 +142,11 @@ func TestAuditJSONIsPlainJSON(t *testing.T) {
 	if diff := cmp.Diff(a.Repos, back); diff != "" {
 		t.Errorf("read back (-want +got):\n%s", diff)
 	}
-	if h.Version != AuditVersion || h.Shard == nil || *h.Shard != (Shard{Index: 1, Count: 4}) {
+	if h.Version != auditVersion || h.Shard == nil || *h.Shard != (Shard{Index: 1, Count: 4}) {
 		t.Errorf("header = %+v", h)
 	}
 	// An empty audit is valid JSON too.
-	empty := renderAudit(t, FormatJSON, NewAudit(nil))
+	empty := renderAudit(t, formatJSON, newAudit(nil))
 	if _, err := ReadAuditJSON(bytes.NewReader(empty), nil, func(*AuditRepo) error { t.Error("a repository in an empty audit"); return nil }); err != nil {
 		t.Errorf("empty audit: %v\n%s", err, empty)
 	}
@@ -209,7 +209,7 @@ func TestReadAuditJSONRejects(t *testing.T) {
 // must show them as text, never run or load anything from them, and stay
 // one file with nothing to fetch.
 func TestAuditHTMLIsSafeAndSelfContained(t *testing.T) {
-	out := string(renderAudit(t, FormatHTML, loadAudit(t)))
+	out := string(renderAudit(t, formatHTML, loadAudit(t)))
 	for _, bad := range []string{`<script>alert`, `<b>&`, `server<1>`, `href="javascript:`, `<one>`} {
 		if strings.Contains(out, bad) {
 			t.Errorf("unescaped input %q in the HTML", bad)
@@ -243,7 +243,7 @@ func TestAuditHTMLIsSafeAndSelfContained(t *testing.T) {
 
 func TestAuditCSVReadsBack(t *testing.T) {
 	a := loadAudit(t)
-	rows, err := csv.NewReader(bytes.NewReader(renderAudit(t, FormatCSV, a))).ReadAll()
+	rows, err := csv.NewReader(bytes.NewReader(renderAudit(t, formatCSV, a))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}

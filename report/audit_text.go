@@ -9,10 +9,10 @@ import (
 	"text/tabwriter"
 )
 
-// WriteAuditText writes one table row per repository (files, clusters,
+// writeAuditText writes one table row per repository (files, clusters,
 // findings by severity, load errors and the worst rule), then every load
 // error and a summary line.
-func WriteAuditText(w io.Writer, a *Audit) error {
+func writeAuditText(w io.Writer, a *Audit) error {
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "REPOSITORY\tFILES\tCLUSTERS\tERRORS\tWARNINGS\tINFO\tLOAD ERRORS\tWORST RULE")

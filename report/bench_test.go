@@ -85,7 +85,7 @@ func BenchmarkWriteScaling(b *testing.B) {
 	for _, n := range []int{5000, 20000} {
 		r := benchReportOf(n)
 		r.Finish()
-		for _, format := range []string{FormatJSON, FormatSARIF, FormatJUnit} {
+		for _, format := range []string{formatJSON, formatSARIF, formatJUnit} {
 			b.Run(fmt.Sprintf("%s/findings=%d", format, n), func(b *testing.B) {
 				b.ReportAllocs()
 				var out countingWriter

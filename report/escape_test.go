@@ -91,11 +91,11 @@ func checkInert(t *testing.T, name, out string, commands int) {
 func TestInputCannotInjectCommands(t *testing.T) {
 	r := hostileReport()
 	var text, gh, summary, audit bytes.Buffer
-	if err := WriteText(&text, r, TextOptions{}); err != nil {
+	if err := writeText(&text, r, textOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "text", text.String(), 0)
-	if err := WriteGitHub(&gh, r, &summary); err != nil {
+	if err := writeGitHub(&gh, r, &summary); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "github", gh.String(), len(r.Findings)+len(r.Errors))
@@ -108,8 +108,8 @@ func TestInputCannotInjectCommands(t *testing.T) {
 	}
 
 	repo := NewAuditRepo("::error::repo\nx", r)
-	a := NewAudit([]AuditRepo{*repo, *FailedRepo(" ::warning::failed", "timed out\n::error::x")})
-	if err := WriteAuditText(&audit, a); err != nil {
+	a := newAudit([]AuditRepo{*repo, *FailedRepo(" ::warning::failed", "timed out\n::error::x")})
+	if err := writeAuditText(&audit, a); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "audit text", audit.String(), 0)

@@ -8,15 +8,15 @@ import (
 // Output formats.
 const (
 	FormatText   = "text"
-	FormatJSON   = "json"
-	FormatSARIF  = "sarif"
+	formatJSON   = "json"
+	formatSARIF  = "sarif"
 	FormatGitHub = "github"
-	FormatJUnit  = "junit"
+	formatJUnit  = "junit"
 )
 
 // Formats lists the output formats, the default first.
 func Formats() []string {
-	return []string{FormatText, FormatJSON, FormatSARIF, FormatGitHub, FormatJUnit}
+	return []string{FormatText, formatJSON, formatSARIF, FormatGitHub, formatJUnit}
 }
 
 // Options control the formats.
@@ -41,14 +41,14 @@ type Options struct {
 func Write(w io.Writer, format string, r *Report, opts Options) error {
 	switch format {
 	case FormatText:
-		return WriteText(w, r, TextOptions{Color: opts.Color})
-	case FormatJSON:
-		return WriteJSON(w, r)
-	case FormatSARIF:
-		return WriteSARIF(w, r, opts)
+		return writeText(w, r, textOptions{Color: opts.Color})
+	case formatJSON:
+		return writeJSON(w, r)
+	case formatSARIF:
+		return writeSARIF(w, r, opts)
 	case FormatGitHub:
-		return WriteGitHub(w, r, opts.StepSummary)
-	case FormatJUnit:
+		return writeGitHub(w, r, opts.StepSummary)
+	case formatJUnit:
 		return WriteJUnit(w, r, opts.FailLevel)
 	}
 	return fmt.Errorf("unknown format %q", format)

@@ -16,13 +16,13 @@ const gitHubAnnotationLimit = 10
 // step summary to 1 MiB).
 const summaryRows = 100
 
-// WriteGitHub writes one workflow command per finding
+// writeGitHub writes one workflow command per finding
 // (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`), then
 // the plain text report, which GitHub shows in the log: no line of it
 // starts with input text, and input never brings its own line break, so
 // a configuration value cannot inject a workflow command. When summary is
 // set, a Markdown job summary is appended to it.
-func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
+func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	count := map[string]int{}
 	for _, f := range r.Findings {
@@ -67,11 +67,11 @@ func WriteGitHub(w io.Writer, r *Report, summary io.Writer) error {
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	if err := WriteText(w, r, TextOptions{}); err != nil {
+	if err := writeText(w, r, textOptions{}); err != nil {
 		return err
 	}
 	if summary != nil {
-		return WriteGitHubSummary(summary, r)
+		return writeGitHubSummary(summary, r)
 	}
 	return nil
 }
@@ -97,9 +97,9 @@ func escapeProperty(s string) string {
 	return propertyEscaper.Replace(s)
 }
 
-// WriteGitHubSummary writes the Markdown job summary: the counts, then a
+// writeGitHubSummary writes the Markdown job summary: the counts, then a
 // table of findings (at most summaryRows) and of load errors.
-func WriteGitHubSummary(w io.Writer, r *Report) error {
+func writeGitHubSummary(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "## kafkalint\n\n%s: **%s**", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))

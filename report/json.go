@@ -8,11 +8,11 @@ import (
 	"strconv"
 )
 
-// WriteJSON writes the report as indented JSON (the contract in
+// writeJSON writes the report as indented JSON (the contract in
 // docs/output.md). It streams: the envelope is written by hand and each
 // finding is encoded on its own, so memory does not grow with the
 // document (a bulk run's JSON reaches hundreds of megabytes).
-func WriteJSON(w io.Writer, r *Report) error {
+func writeJSON(w io.Writer, r *Report) error {
 	j := newJSONStream(w)
 	j.raw("{\n  \"version\": " + strconv.Itoa(r.Version) + ",\n  \"findings\": ")
 	writeJSONArray(j, "  ", r.Findings)

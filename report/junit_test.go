@@ -29,7 +29,7 @@ func TestJUnitFailLevel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
-		if err := Write(&out, FormatJUnit, r, Options{FailLevel: tt.failLevel}); err != nil {
+		if err := Write(&out, formatJUnit, r, Options{FailLevel: tt.failLevel}); err != nil {
 			t.Fatal(err)
 		}
 		var got struct {

@@ -42,8 +42,8 @@ func TestRelatedOmittedEveryFormat(t *testing.T) {
 	for format, want := range map[string][]string{
 		FormatText:   {"a.properties:2:1: warning KFK5001 m (cluster-setting-inconsistent)\n    related: b.properties:3\n    … and 5 more related locations\n", "    … and 10 more related locations\n", "d.properties:2:1: warning KFK5001 m (cluster-setting-inconsistent)\n    … and 1 more related location\n"},
 		FormatGitHub: {"::m%0Arelated: b.properties:3%0A… and 5 more related locations\n", "%0A… and 1 more related location\n"},
-		FormatJUnit:  {"related: b.properties:3&#xA;… and 5 more related locations&#xA;", "… and 1 more related location&#xA;"},
-		FormatJSON:   {`"related_omitted": 5,`, `"related_omitted": 10,`, `"related_omitted": 1,`},
+		formatJUnit:  {"related: b.properties:3&#xA;… and 5 more related locations&#xA;", "… and 1 more related location&#xA;"},
+		formatJSON:   {`"related_omitted": 5,`, `"related_omitted": 10,`, `"related_omitted": 1,`},
 	} {
 		for _, w := range want {
 			if !strings.Contains(out[format], w) {
@@ -63,7 +63,7 @@ func TestRelatedOmittedEveryFormat(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(out[FormatSARIF]), &s); err != nil {
+	if err := json.Unmarshal([]byte(out[formatSARIF]), &s); err != nil {
 		t.Fatal(err)
 	}
 	// The second finding's 150 related locations are cut to the 100
@@ -131,7 +131,7 @@ type sarifCapped struct {
 func TestSARIFOrderAndCap(t *testing.T) {
 	order := func(limit int) (ids []string, s sarifCapped) {
 		var out bytes.Buffer
-		if err := WriteSARIF(&out, cappedReport(), Options{MaxResults: limit}); err != nil {
+		if err := writeSARIF(&out, cappedReport(), Options{MaxResults: limit}); err != nil {
 			t.Fatal(err)
 		}
 		if err := json.Unmarshal(out.Bytes(), &s); err != nil {

@@ -133,7 +133,7 @@ func TestSARIFMatchesSchema(t *testing.T) {
 		// properties) where the report has more than 4 results.
 		for _, limit := range []int{0, 4} {
 			var out bytes.Buffer
-			if err := WriteSARIF(&out, r, Options{ToolVersion: "dev", MaxResults: limit}); err != nil {
+			if err := writeSARIF(&out, r, Options{ToolVersion: "dev", MaxResults: limit}); err != nil {
 				t.Fatal(err)
 			}
 			v, err := jsonschema.UnmarshalJSON(&out)
@@ -183,7 +183,7 @@ type sarifOut struct {
 func decodeSARIF(t *testing.T, r *Report) sarifOut {
 	t.Helper()
 	var out bytes.Buffer
-	if err := WriteSARIF(&out, r, Options{ToolVersion: "dev"}); err != nil {
+	if err := writeSARIF(&out, r, Options{ToolVersion: "dev"}); err != nil {
 		t.Fatal(err)
 	}
 	var s sarifOut
@@ -273,7 +273,7 @@ func TestGitHubEscaping(t *testing.T) {
 	}}}
 	r.Finish()
 	var out bytes.Buffer
-	if err := WriteGitHub(&out, r, nil); err != nil {
+	if err := writeGitHub(&out, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(out.String(), "\n")
@@ -295,7 +295,7 @@ func TestGitHubAnnotationLimit(t *testing.T) {
 	}
 	r.Finish()
 	var out bytes.Buffer
-	if err := WriteGitHub(&out, r, nil); err != nil {
+	if err := writeGitHub(&out, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -335,7 +335,7 @@ func TestJUnitParsesAndCounts(t *testing.T) {
 
 func TestTextSummaryCountsHiddenFindings(t *testing.T) {
 	var out bytes.Buffer
-	if err := WriteText(&out, loadInput(t), TextOptions{}); err != nil {
+	if err := writeText(&out, loadInput(t), textOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(out.String(), "; not shown: 1 suppressed inline, 1 in the baseline; 1 file could not be loaded\n") {

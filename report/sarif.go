@@ -19,10 +19,10 @@ import (
 const (
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
 	sarifVersion = "2.1.0"
-	// InformationURI is kafkalint's home page.
-	InformationURI = "https://github.com/kafkalint/kafkalint"
-	// FingerprintKey names kafkalint's entry in SARIF partialFingerprints.
-	FingerprintKey = "kafkalint/v1"
+	// informationURI is kafkalint's home page.
+	informationURI = "https://github.com/kafkalint/kafkalint"
+	// fingerprintKey names kafkalint's entry in SARIF partialFingerprints.
+	fingerprintKey = "kafkalint/v1"
 	srcRoot        = "%SRCROOT%"
 )
 
@@ -162,7 +162,7 @@ func sarifLevel(severity string) string {
 
 var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
 
-// WriteSARIF writes one SARIF run: every rule in r.Rules (plus any rule a
+// writeSARIF writes one SARIF run: every rule in r.Rules (plus any rule a
 // written result names that is not listed), every finding, and the
 // suppressed findings with a `suppressions` entry so code scanning shows
 // them as dismissed rather than fixed. Load errors become tool execution
@@ -171,8 +171,8 @@ var semverRE = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:[-+].*)?)$`)
 // says how many were left out. The results are streamed one at a time
 // after the rules and invocations (which are small), so memory does not
 // grow with the document.
-func WriteSARIF(w io.Writer, r *Report, opts Options) error {
-	driver := sarifDriver{Name: "kafkalint", Version: opts.ToolVersion, InformationURI: InformationURI, Rules: []sarifRule{}}
+func writeSARIF(w io.Writer, r *Report, opts Options) error {
+	driver := sarifDriver{Name: "kafkalint", Version: opts.ToolVersion, InformationURI: informationURI, Rules: []sarifRule{}}
 	if m := semverRE.FindStringSubmatch(opts.ToolVersion); m != nil {
 		driver.SemanticVersion = m[1]
 	}

@@ -19,7 +19,7 @@ func TestSkippedLinks(t *testing.T) {
 	}}}
 	r.Finish()
 	var b bytes.Buffer
-	if err := WriteText(&b, r, TextOptions{}); err != nil {
+	if err := writeText(&b, r, textOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "; 4 symlinks not followed: a/.env (symlink leaves the root), b (symlink loop), c (symlink loop), 1 more\n"
@@ -35,7 +35,7 @@ func TestSkippedLinks(t *testing.T) {
 	}
 	r.Summary.SkippedLinks = nil
 	b.Reset()
-	if err := WriteText(&b, r, TextOptions{}); err != nil {
+	if err := writeText(&b, r, textOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	js, _ = json.Marshal(r.Summary)

@@ -9,17 +9,17 @@ import (
 	"github.com/fatih/color"
 )
 
-// TextOptions control the text format.
-type TextOptions struct {
+// textOptions control the text format.
+type textOptions struct {
 	Color bool
 }
 
-// WriteText writes one line per finding, `file:line:col: severity ID
+// writeText writes one line per finding, `file:line:col: severity ID
 // message (slug)`, related locations indented below (and how many were
 // left out), then load errors and a one-line summary. Input text is
 // printed through OneLine and LinePath (escape.go): one line per entry,
 // none starting with input.
-func WriteText(w io.Writer, r *Report, opts TextOptions) error {
+func writeText(w io.Writer, r *Report, opts textOptions) error {
 	paint := func(c *color.Color) *color.Color {
 		if opts.Color {
 			c.EnableColor()

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
 	"github.com/kafkalint/kafkalint/policies"
@@ -163,7 +164,7 @@ func runAudit(ctx context.Context, s Streams, f auditFlags, roots []string) erro
 	if storeErr != nil {
 		return &exitError{code: ExitError, err: storeErr}
 	}
-	audit := store.audit(shard, ruleInfos(engine, &config.Config{}))
+	audit := store.audit(shard, lint.Rules(engine, nil))
 	return finishAudit(s, outs, audit, f.failLevel, f.quiet)
 }
 
@@ -303,14 +304,16 @@ func (a *auditor) lint(ctx context.Context, spec repoSpec) *report.AuditRepo {
 	opts := loadOptions(a.flags.env, cmp.Or(a.flags.kafkaVersion, cfg.KafkaVersion), cfg, engine)
 	opts.Dir = spec.abs // also the linted root: nothing outside the repository is read
 	opts.MaxFileSize = a.flags.maxFileSize
-	_, _, rep, err := analyze(ctx, engine, []string{spec.abs}, opts, cfg, !a.flags.noInlineIgnores, false)
+	rep, err := lint.Run(ctx, []string{spec.abs}, lint.Options{
+		Engine: engine, Load: opts, Severity: cfg.Rules, NoInlineIgnores: a.flags.noInlineIgnores,
+	})
 	if err != nil {
 		return report.FailedRepo(spec.path, "not analyzed: "+err.Error())
 	}
 	if notRun != nil {
 		rep.Errors = append(rep.Errors, *notRun)
+		rep.Finish()
 	}
-	rep.Finish()
 	return report.NewAuditRepo(spec.path, rep)
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -61,7 +61,7 @@ func runAuditMerge(s Streams, formats []string, failLevel string, quiet bool, fi
 			return err
 		}
 	}
-	err = finishAudit(s, outs, store.audit(nil, ruleInfos(engine, &config.Config{})), failLevel, quiet)
+	err = finishAudit(s, outs, store.audit(nil, lint.Rules(engine, nil)), failLevel, quiet)
 	if missing := shards.missing(); len(missing) > 0 {
 		fmt.Fprintf(s.Err, "kafkalint: the merged report is incomplete: no report of shard %s was given\n", strings.Join(missing, ", "))
 		var ee *exitError

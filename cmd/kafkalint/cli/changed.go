@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalint/kafkalint/baseline"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -22,7 +23,7 @@ type pathFilter []string
 // match reports whether a display path (relative to the working directory,
 // or absolute) is one of the filter's paths or under one.
 func (p pathFilter) match(display string) bool {
-	abs := realPath(display)
+	abs := baseline.RealPath(display)
 	for _, q := range p {
 		if abs == q || strings.HasPrefix(abs, q+string(filepath.Separator)) {
 			return true
@@ -48,22 +49,6 @@ func (p pathFilter) apply(rep *report.Report) {
 	rep.Suppressed = slices.DeleteFunc(rep.Suppressed, drop)
 }
 
-// realPath makes a path absolute and resolves symlinks in as much of it as
-// exists (a file deleted since the revision still compares equal).
-func realPath(p string) string {
-	abs, err := filepath.Abs(filepath.FromSlash(p))
-	if err != nil {
-		return p
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		return filepath.Join(dir, filepath.Base(abs))
-	}
-	return abs
-}
-
 // existingPaths is the filter for --context's PATH arguments; each must exist.
 func existingPaths(args []string) (pathFilter, error) {
 	out := pathFilter{}
@@ -71,7 +56,7 @@ func existingPaths(args []string) (pathFilter, error) {
 		if _, err := os.Stat(a); err != nil {
 			return nil, usageError("%s: %v", a, errors.Unwrap(err))
 		}
-		out = append(out, realPath(a))
+		out = append(out, baseline.RealPath(a))
 	}
 	return out, nil
 }
@@ -98,7 +83,7 @@ func gitChanged(ctx context.Context, rev string) (pathFilter, error) {
 	out := pathFilter{}
 	for _, name := range bytes.Split(append(diff, untracked...), []byte{0}) {
 		if len(name) > 0 {
-			out = append(out, realPath(filepath.Join(topDir, filepath.FromSlash(string(name)))))
+			out = append(out, baseline.RealPath(filepath.Join(topDir, filepath.FromSlash(string(name)))))
 		}
 	}
 	return out, nil

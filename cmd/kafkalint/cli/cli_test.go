@@ -156,6 +156,7 @@ func TestTextOutput(t *testing.T) {
 }
 
 func TestRulesExplainVersion(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run(t, "rules")
 	if code != ExitOK || !strings.Contains(out, "KFK1001  offsets-topic-replication-factor-one") {
 		t.Errorf("rules: exit %d\n%s", code, out)
@@ -217,12 +218,12 @@ func TestInspectIsThePolicyInput(t *testing.T) {
 // run time on one cluster turns that cluster into an error entry; the other
 // clusters are still reported, and the run exits 2.
 func TestRuntimePolicyErrorDoesNotHideOtherClusters(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	t.Chdir(dir)
-	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "", ""))
-	writeFile(t, "prod/good/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
-	writeFile(t, "prod/boom/server.properties", "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
-	writeFile(t, "policy/boom.rego", `# METADATA
+	writeFile(t, filepath.Join(dir, ".kafkalint.yaml"), isolatedConfig(t, "", ""))
+	writeFile(t, filepath.Join(dir, "prod", "good", "server.properties"), "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
+	writeFile(t, filepath.Join(dir, "prod", "boom", "server.properties"), "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
+	writeFile(t, filepath.Join(dir, "policy", "boom.rego"), `# METADATA
 # title: Fails at run time
 # description: Two values for one complete rule on clusters with a file named boom.
 # schemas:
@@ -244,14 +245,14 @@ _message := "one" if input.name != ""
 
 _message := "two" if input.name != ""
 `)
-	code, rep := lintJSON(t, "--policy", "policy", "prod")
+	code, rep := lintJSON(t, "--config", filepath.Join(dir, ".kafkalint.yaml"), "--policy", filepath.Join(dir, "policy"), filepath.Join(dir, "prod"))
 	if code != ExitError {
 		t.Errorf("exit code = %d, want %d", code, ExitError)
 	}
-	if len(rep.Errors) != 1 || rep.Errors[0].File != "prod/boom/server.properties" || !strings.Contains(rep.Errors[0].Message, "the custom policies failed") {
+	if len(rep.Errors) != 1 || rep.Errors[0].File != filepath.Join(dir, "prod", "boom", "server.properties") || !strings.Contains(rep.Errors[0].Message, "the custom policies failed") {
 		t.Errorf("errors = %+v, want one naming the boom cluster", rep.Errors)
 	}
-	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != "prod/good/server.properties" {
+	if len(rep.Findings) != 1 || rep.Findings[0].ID != "KFK1001" || rep.Findings[0].File != filepath.Join(dir, "prod", "good", "server.properties") {
 		t.Errorf("findings = %+v, want the good cluster's KFK1001", rep.Findings)
 	}
 }
@@ -259,6 +260,7 @@ _message := "two" if input.name != ""
 // TestInspectStreamsTheSameJSON: inspect writes one cluster at a time; the
 // result must equal encoding the whole model at once.
 func TestInspectStreamsTheSameJSON(t *testing.T) {
+	t.Parallel()
 	res, err := loader.Load([]string{filepath.Join(repoRoot(t), "examples")}, loader.Options{Dir: repoRoot(t)})
 	if err != nil {
 		t.Fatal(err)

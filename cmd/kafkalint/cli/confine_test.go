@@ -60,7 +60,7 @@ func TestAuditRepoConfigStaysInRepo(t *testing.T) {
 
 func TestAuditRepoPoliciesNeedTheFlag(t *testing.T) {
 	auditTree(t)
-	writeAcmeRepo(t)
+	writeAcmeRepo(t, ".")
 	writeFile(t, "repos/acme/prod/server.properties", badBroker)
 	// Its rules: may name the custom rule that does not run.
 	writeFile(t, "repos/acme/.kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", "  ACME003: warning\n"))

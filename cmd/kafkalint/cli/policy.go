@@ -3,15 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
-	"github.com/kafkalint/kafkalint/docs"
+	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/policies"
 )
 
@@ -39,8 +37,6 @@ func addPolicyFlags(fl *pflag.FlagSet, p *policyFlags, evaluates bool) {
 	}
 }
 
-var gcPause sync.Mutex // see policyEngine
-
 // policyEngine returns the engine for a run: the built-in rules plus the
 // custom policies and parameters of the flags, else of the configuration
 // file (--config, or the .kafkalint.yaml lint would use). Any problem is a
@@ -50,18 +46,7 @@ func policyEngine(ctx context.Context, configFile string, p policyFlags) (*polic
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
-		// Compiling the built-in rules allocates a few tens of MB, a fixed
-		// amount, most of it garbage once compiled: collecting meanwhile
-		// only costs time (a fifth of a one-file run). Users' policies and
-		// data have no such bound, so with them the collector runs as usual.
-		// The lock keeps concurrent runs (tests) from restoring each
-		// other's setting out of order.
-		gcPause.Lock()
-		defer gcPause.Unlock()
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	}
-	engine, err := policies.Load(ctx, opts)
+	engine, err := lint.Compile(ctx, opts)
 	if err != nil {
 		return nil, &exitError{code: ExitError, err: err}
 	}
@@ -116,16 +101,6 @@ func policyOptionsIn(configFile, repo string, p policyFlags) (policies.Options, 
 		opts.Data, opts.DataRoot = cfg.Data, cfg.Repo
 	}
 	return opts, nil
-}
-
-// ruleHelp is a rule's documentation page: the built-in page, or the
-// <ID>.md beside a custom rule.
-func ruleHelp(r *policies.Rule) string {
-	if r.Source != "" {
-		return r.Help
-	}
-	help, _ := docs.Rule(r.ID) // every built-in rule has a page (policies meta test)
-	return help
 }
 
 // customRulePage describes a custom rule that has no <ID>.md page.

@@ -1,7 +1,6 @@
-package cli
+package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -119,11 +119,13 @@ func edit(t *testing.T, files map[string]string, path, old, replacement string) 
 	files[path] = strings.Replace(text, old, replacement, 1)
 }
 
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
+// sources are files as in-memory sources, by name.
+func sources(files map[string]string) []loader.Source {
+	var out []loader.Source
 	for _, path := range slices.Sorted(maps.Keys(files)) {
-		writeFile(t, path, files[path])
+		out = append(out, loader.Source{Name: path, Data: []byte(files[path])})
 	}
+	return out
 }
 
 // atWarningOrAbove lists findings of severity warning or error as
@@ -141,19 +143,21 @@ func atWarningOrAbove(findings []report.Finding) []string {
 
 func lintCluster(t *testing.T, files map[string]string) report.Report {
 	t.Helper()
-	t.Chdir(t.TempDir())
-	writeFiles(t, files)
-	_, rep := lintJSON(t, "prod")
+	rep, err := Run(t.Context(), nil, Options{Sources: sources(files)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(rep.Errors) > 0 {
 		t.Fatalf("load errors: %+v", rep.Errors)
 	}
-	return rep
+	return *rep
 }
 
 // TestSplitClusterEndToEnd lints a realistic correct split cluster (no
 // finding at warning or above), then applies one mistake per cross-node
 // rule and requires exactly that rule's findings, at the expected lines.
 func TestSplitClusterEndToEnd(t *testing.T) {
+	t.Parallel()
 	const (
 		c1, c2, c3 = "prod/payments/controller-1/server.properties", "prod/payments/controller-2/server.properties", "prod/payments/controller-3/server.properties"
 		b1, b2, b3 = "prod/payments/broker-1/server.properties", "prod/payments/broker-2/server.properties", "prod/payments/broker-3/server.properties"
@@ -228,6 +232,7 @@ func TestSplitClusterEndToEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
+			t.Parallel()
 			files := payments.files()
 			tt.mutate(t, files)
 			rep := lintCluster(t, files)
@@ -253,6 +258,7 @@ func TestSplitClusterEndToEnd(t *testing.T) {
 // bootstrap.servers names (they bind 0.0.0.0), so KFK1005 fires only
 // against the cluster that requires min.insync.replicas=2.
 func TestProducerJoinsTheClusterItNames(t *testing.T) {
+	t.Parallel()
 	strict := payments
 	strict.advertise = true
 	lenient := clusterSpec{dir: "prod/orders", domain: "orders.example.com", clusterID: "x7GZCdrZQFmi3qLGYyYo1w", minISR: 1, advertise: true}
@@ -266,6 +272,7 @@ func TestProducerJoinsTheClusterItNames(t *testing.T) {
 		{"names the min.insync.replicas=1 cluster", lenient, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			files := strict.files()
 			maps.Copy(files, lenient.files())
 			files[app] = strings.Replace(tt.names.producer(2), "acks=all\nenable.idempotence=true\n", "acks=1\nenable.idempotence=false\n", 1)
@@ -290,19 +297,8 @@ func TestProducerJoinsTheClusterItNames(t *testing.T) {
 				t.Errorf("KFK1005 findings (-want +got):\n%s", diff)
 			}
 			// The model puts the producer with exactly the named cluster's nodes.
-			code, out, _ := run(t, "inspect", "prod")
-			if code != ExitOK {
-				t.Fatalf("inspect exit %d", code)
-			}
-			var model struct {
-				Clusters []struct {
-					Files []struct {
-						Path string `json:"path"`
-						Kind string `json:"kind"`
-					} `json:"files"`
-				} `json:"clusters"`
-			}
-			if err := json.Unmarshal([]byte(out), &model); err != nil {
+			model, err := loader.LoadSources(sources(files), loader.Options{})
+			if err != nil {
 				t.Fatal(err)
 			}
 			joined := false
@@ -335,6 +331,7 @@ func TestProducerJoinsTheClusterItNames(t *testing.T) {
 // directories, numbering their nodes alike, are linted apart: no voter-set
 // disagreement (KFK3010) and no duplicate node.id (KFK3011) across them.
 func TestSiblingClustersStayApart(t *testing.T) {
+	t.Parallel()
 	orders := clusterSpec{dir: "prod/orders", domain: "orders.example.com", clusterID: "x7GZCdrZQFmi3qLGYyYo1w", minISR: 2}
 	files := payments.files()
 	maps.Copy(files, orders.files())

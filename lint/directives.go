@@ -1,11 +1,10 @@
-package cli
+package lint
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 
-	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
@@ -26,18 +25,18 @@ type directiveUse struct {
 	used []bool
 }
 
-// applyDirectives moves the findings that inline directives suppress to
-// rep.Suppressed and reports the directives themselves when they lack a
-// reason (KFK9002) or suppress nothing (KFK9003). Rules turned off in the
-// configuration neither count as unused nor are reported.
-func applyDirectives(rep *report.Report, res *loader.Result, engine *policies.Engine, cfg *config.Config) {
-	where := fileContext(res)
+// applyDirectives moves the findings that inline directives (by file)
+// suppress to rep.Suppressed and reports the directives themselves when
+// they lack a reason (KFK9002) or suppress nothing (KFK9003). Rules turned
+// off neither count as unused nor are reported.
+func applyDirectives(rep *report.Report, directives map[string][]loader.Directive, clusters []clusterFiles, engine *policies.Engine, severity map[string]string) {
+	where := fileContext(clusters)
 	var uses []*directiveUse
 	byFile := map[string][]*directiveUse{}
 	var extra []report.Finding
 	emit := func(id string, d loader.Directive, key, msg string) {
 		r := engine.Rule(id)
-		if r == nil || cfg.Rules[id] == config.Off {
+		if r == nil || severity[id] == Off {
 			return
 		}
 		ctx := where[d.File]
@@ -46,8 +45,8 @@ func applyDirectives(rep *report.Report, res *loader.Result, engine *policies.En
 			Environment: ctx.env, Cluster: ctx.cluster, DocsURL: r.DocsURL, Key: key,
 		})
 	}
-	for _, file := range slices.Sorted(maps.Keys(res.Directives)) {
-		for _, d := range res.Directives[file] {
+	for _, file := range slices.Sorted(maps.Keys(directives)) {
+		for _, d := range directives[file] {
 			switch {
 			case d.Problem != "":
 				emit(idUnusedSuppression, d, d.Text(), fmt.Sprintf("%s suppresses nothing: %s", d.Text(), d.Problem))
@@ -86,7 +85,7 @@ func applyDirectives(rep *report.Report, res *loader.Result, engine *policies.En
 	rep.Findings = kept
 	for _, u := range uses {
 		for i, id := range u.ids {
-			if u.used[i] || cfg.Rules[id] == config.Off {
+			if u.used[i] || severity[id] == Off {
 				continue
 			}
 			msg := fmt.Sprintf("kafkalint:ignore %s suppressed nothing (no %s finding on line %d): remove it if the problem is fixed, or put it directly above the flagged line", id, id, u.d.Target)
@@ -120,14 +119,14 @@ func suppressedBy(uses []*directiveUse, f report.Finding) (reason string, ok boo
 
 type fileCtx struct{ env, cluster string }
 
-// fileContext maps each file to its environment and cluster, for findings
-// computed outside the policies.
-func fileContext(res *loader.Result) map[string]fileCtx {
+// fileContext maps each file to its environment and its (first) cluster,
+// for findings computed outside the policies.
+func fileContext(clusters []clusterFiles) map[string]fileCtx {
 	out := map[string]fileCtx{}
-	for _, c := range res.Clusters {
-		for _, f := range c.Files {
+	for _, c := range clusters {
+		for _, f := range c.files {
 			if _, ok := out[f.Path]; !ok {
-				out[f.Path] = fileCtx{env: f.Environment, cluster: c.Name}
+				out[f.Path] = fileCtx{env: f.Environment, cluster: c.name}
 			}
 		}
 	}

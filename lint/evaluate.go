@@ -1,0 +1,180 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kafkalint/kafkalint/baseline"
+	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/policies"
+	"github.com/kafkalint/kafkalint/report"
+)
+
+// clusterFiles is what the steps after evaluation need of a cluster: its
+// name and files, not its model.
+type clusterFiles struct {
+	name  string
+	files []*loader.SourceFile
+}
+
+// evaluated is one cluster's outcome.
+type evaluated struct {
+	clusterFiles
+	findings []report.Finding
+	err      error
+	errText  string // err as reported: no secret of the cluster in it
+	// builtinOnly: the custom policies were skipped on this cluster (see
+	// evaluate).
+	builtinOnly bool
+}
+
+// beforeEvaluate, when set (by tests), runs as a cluster's evaluation
+// starts.
+var beforeEvaluate func(c *loader.Cluster)
+
+// evaluate runs the engine on the clusters of res on a pool of workers
+// and builds the report (not yet finished: directives, severities and the
+// baseline come next). values, when not nil, gets the values written in
+// each cluster's files (baselines hash them).
+//
+// The clusters are consumed one at a time: res.Clusters is emptied as they
+// are handed out, and a worker drops its cluster's model once evaluated,
+// so that the garbage collector frees every model as soon as it is
+// evaluated (a 10,000-file tree holds about 100 MB of model). What it
+// returns of them is their names and files, in res's order.
+//
+// Nothing that goes wrong on one cluster hides the others: a custom policy
+// over its timeout or failing, a panic, an interruption each become an
+// errors entry saying what was not evaluated, and every finding that was
+// computed is reported.
+func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, values baseline.Values) (*report.Report, []clusterFiles) {
+	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
+	for _, l := range res.SkippedLinks {
+		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
+	}
+	for _, e := range res.Errors {
+		rep.Errors = append(rep.Errors, *e)
+	}
+	// A custom policy that runs out of time on one cluster usually does on
+	// all: after the first timeout the others run the built-in rules only,
+	// so that a runaway policy costs one budget, not one per cluster.
+	var timedOut atomic.Pointer[policies.CustomError]
+	builtinOnly := engine.BuiltinOnly()
+	type job struct {
+		i int
+		c *loader.Cluster
+	}
+	work := make(chan job)
+	var mu sync.Mutex // out and values
+	var out []evaluated
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(res.Clusters), 1)) {
+		wg.Go(func() {
+			for j := range work {
+				if values != nil { // before evaluation, while the model is whole
+					mu.Lock()
+					values.Add(j.c)
+					mu.Unlock()
+				}
+				r := evaluateOne(ctx, engine, builtinOnly, &timedOut, j.c)
+				mu.Lock()
+				if len(out) <= j.i {
+					out = append(out, make([]evaluated, j.i+1-len(out))...)
+				}
+				out[j.i] = r
+				mu.Unlock()
+			}
+		})
+	}
+	for i, c := range res.Clusters {
+		if len(c.Nodes) > 0 {
+			rep.Summary.Clusters++
+		}
+		res.Clusters[i] = nil // the worker holds the only reference
+		work <- job{i, c}
+	}
+	res.Clusters = nil
+	close(work)
+	wg.Wait()
+	files := make([]clusterFiles, len(out))
+	nSkipped := 0
+	for i, r := range out {
+		files[i] = r.clusterFiles
+		// A custom policy's failure keeps the cluster's built-in findings.
+		rep.Findings = append(rep.Findings, r.findings...)
+		if r.builtinOnly && r.err == nil {
+			nSkipped++
+		}
+		if r.err != nil {
+			rep.Errors = append(rep.Errors, report.LoadError{File: clusterFile(r.clusterFiles), Message: r.errText})
+		}
+	}
+	if ce := timedOut.Load(); ce != nil && nSkipped > 0 {
+		rep.Errors = append(rep.Errors, report.LoadError{File: ".", Message: fmt.Sprintf(
+			"the custom policies were not run on %d more %s, after they exceeded --policy-timeout on cluster %s; the built-in rules were",
+			nSkipped, plural(nSkipped, "cluster"), ce.Cluster)})
+	}
+	return rep, files
+}
+
+// evaluateOne evaluates c with engine, or with builtinOnly once the
+// custom policies have timed out on some cluster (timedOut, which it sets
+// on the first timeout).
+func evaluateOne(ctx context.Context, engine, builtinOnly *policies.Engine, timedOut *atomic.Pointer[policies.CustomError], c *loader.Cluster) evaluated {
+	r := evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}}
+	e := engine
+	if timedOut.Load() != nil && engine.HasCustom() {
+		e, r.builtinOnly = builtinOnly, true
+	}
+	if r.err = ctx.Err(); r.err == nil { // interrupted: skip the rest
+		r.findings, r.err = evaluateCluster(ctx, e, c)
+	}
+	if ce, ok := errors.AsType[*policies.CustomError](r.err); ok && ce.TimedOut {
+		timedOut.CompareAndSwap(nil, ce)
+	}
+	if r.err != nil {
+		r.errText = policies.RedactText(c, clusterErrorText(ctx, engine, c, r.err))
+	}
+	return r
+}
+
+// evaluateCluster evaluates one cluster; a panic (a bug, in kafkalint or
+// OPA) becomes that cluster's error.
+func evaluateCluster(ctx context.Context, engine *policies.Engine, c *loader.Cluster) (fs []report.Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fs, err = nil, fmt.Errorf("internal error (please report it): %v", r)
+		}
+	}()
+	if beforeEvaluate != nil {
+		beforeEvaluate(c)
+	}
+	return engine.Evaluate(ctx, c)
+}
+
+// clusterErrorText says what was not evaluated on a cluster, and why.
+func clusterErrorText(ctx context.Context, engine *policies.Engine, c *loader.Cluster, err error) string {
+	if ce, ok := errors.AsType[*policies.CustomError](err); ok {
+		if ce.TimedOut {
+			return fmt.Sprintf("cluster %s: the custom policies did not finish within --policy-timeout %s of CPU time (a policy that iterates over every combination of a large input?); their findings on this cluster are missing, the built-in rules' are reported; fix the policy, or raise --policy-timeout",
+				c.Name, engine.Timeout())
+		}
+		return fmt.Sprintf("cluster %s: the custom policies failed, their findings on this cluster are missing (the built-in rules' are reported): %v", c.Name, ce.Err)
+	}
+	if ctx.Err() != nil {
+		return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, context.Cause(ctx))
+	}
+	return fmt.Sprintf("cluster %s was not evaluated: %v", c.Name, err)
+}
+
+// plural is word, or its plural for n other than 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
