@@ -2,30 +2,17 @@ package loader
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Problem is a mistake at file:line:col in an input that kafkalint reads
 // besides Kafka configuration: its own configuration file, custom policies,
-// parameter files. Line and Column are 0 when unknown.
-type Problem struct {
-	File   string
-	Line   int
-	Column int
-	Msg    string
-}
-
-func (p *Problem) Error() string {
-	switch {
-	case p.Line > 0 && p.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Msg)
-	case p.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
-	}
-	return fmt.Sprintf("%s: %s", p.File, p.Msg)
-}
+// parameter files. It is the one positioned error (doc.Error); Line and
+// Column are 0 when unknown.
+type Problem = doc.Error
 
 // Problems are every mistake found, one per line.
 type Problems []*Problem

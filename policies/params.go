@@ -81,7 +81,7 @@ func loadParamsIn(files []string, root string) (map[string]any, error) {
 	for _, f := range files {
 		b, err := read(f)
 		if err != nil {
-			return nil, problems{{File: displayPath(f), Msg: "cannot read data file: " + readReason(err)}}
+			return nil, problems{{File: displayPath(f), Message: "cannot read data file: " + readReason(err)}}
 		}
 		if err := mergeParams(params, displayPath(f), b); err != nil {
 			return nil, err
@@ -120,11 +120,11 @@ func yamlProblem(name string, err error) *problem {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, tail, ok := strings.Cut(rest, ": "); ok {
 			if line, err := strconv.Atoi(n); err == nil {
-				return &problem{File: name, Line: line, Msg: "invalid YAML or JSON: " + tail}
+				return &problem{File: name, Line: line, Message: "invalid YAML or JSON: " + tail}
 			}
 		}
 	}
-	return &problem{File: name, Msg: "invalid YAML or JSON: " + msg}
+	return &problem{File: name, Message: "invalid YAML or JSON: " + msg}
 }
 
 // mergeInto merges the mapping n into dst, whose keys (the defaults) say
@@ -254,7 +254,7 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 }
 
 func nodeProblem(n *yaml.Node, name, format string, args ...any) *problem {
-	return &problem{File: name, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)}
+	return &problem{File: name, Line: n.Line, Column: n.Column, Message: fmt.Sprintf(format, args...)}
 }
 
 func kindOf(n *yaml.Node) string {

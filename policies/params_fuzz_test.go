@@ -35,7 +35,7 @@ func FuzzMergeParams(f *testing.F) {
 				t.Fatalf("error %v is not problems", err)
 			}
 			for _, p := range ps {
-				if p.File != "d.yaml" || p.Msg == "" {
+				if p.File != "d.yaml" || p.Message == "" {
 					t.Fatalf("problem %+v does not name the file or say what is wrong", p)
 				}
 			}

@@ -18,7 +18,7 @@ type problems = loader.Problems
 
 // problemAt is a problem at an OPA location (nil: the file only).
 func problemAt(loc *ast.Location, file, format string, args ...any) *problem {
-	p := &problem{File: file, Msg: fmt.Sprintf(format, args...)}
+	p := &problem{File: file, Message: fmt.Sprintf(format, args...)}
 	if loc != nil {
 		p.File = cmp.Or(loc.File, file)
 		p.Line, p.Column = loc.Row, loc.Col
@@ -37,7 +37,7 @@ func opaProblems(errs ast.Errors) problems {
 				msg = fmt.Sprintf("%s is not allowed in kafkalint policies (%s): a policy may depend only on the configuration it checks", name, why)
 			}
 		}
-		p := &problem{Msg: msg + " (" + e.Code + ")"}
+		p := &problem{Message: msg + " (" + e.Code + ")"}
 		if e.Location != nil {
 			p.File, p.Line, p.Column = e.Location.File, e.Location.Row, e.Location.Col
 		}

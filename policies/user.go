@@ -139,9 +139,9 @@ func readPoliciesIn(paths []string, withTests bool, root string) ([]Module, erro
 		})
 		switch {
 		case err != nil:
-			ps = append(ps, &problem{File: displayPath(root), Msg: "cannot read policies: " + unwrapPathError(err).Error()})
+			ps = append(ps, &problem{File: displayPath(root), Message: "cannot read policies: " + unwrapPathError(err).Error()})
 		case n == 0:
-			ps = append(ps, &problem{File: displayPath(root), Msg: "holds no .rego file"})
+			ps = append(ps, &problem{File: displayPath(root), Message: "holds no .rego file"})
 		}
 	}
 	if err := ps.Err(); err != nil {
@@ -151,7 +151,7 @@ func readPoliciesIn(paths []string, withTests bool, root string) ([]Module, erro
 	for _, p := range files {
 		b, err := read(p)
 		if err != nil {
-			return nil, problems{{File: displayPath(p), Msg: "cannot read policy: " + readReason(err)}}
+			return nil, problems{{File: displayPath(p), Message: "cannot read policy: " + readReason(err)}}
 		}
 		mods = append(mods, Module{Path: displayPath(p), Text: string(b)})
 	}
@@ -230,7 +230,7 @@ func compileSet(custom []Module) (*ruleSet, error) {
 	}
 	for p, m := range customParsed {
 		if parsed[p] != nil {
-			return nil, problems{{File: p, Msg: "has the path of a built-in module; run kafkalint from another directory or move the policy"}}
+			return nil, problems{{File: p, Message: "has the path of a built-in module; run kafkalint from another directory or move the policy"}}
 		}
 		parsed[p] = m
 	}
@@ -282,7 +282,7 @@ func parseCustom(mods []Module) (map[string]*ast.Module, error) {
 			if errors.As(err, &errs) {
 				ps = append(ps, opaProblems(errs)...)
 			} else {
-				ps = append(ps, &problem{File: m.Path, Msg: err.Error()})
+				ps = append(ps, &problem{File: m.Path, Message: err.Error()})
 			}
 			continue
 		}

@@ -138,7 +138,7 @@ func Load(path, name string, rules RuleLookup) (*Config, error) {
 func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
 	root, err := safefs.OpenRoot(repo, 0)
 	if err != nil {
-		return nil, Errors{{File: name, Msg: fmt.Sprintf("cannot read configuration: %v", unwrapPath(err))}}
+		return nil, Errors{{File: name, Message: fmt.Sprintf("cannot read configuration: %v", unwrapPath(err))}}
 	}
 	defer root.Close()
 	abs, err := filepath.Abs(path)
@@ -151,7 +151,7 @@ func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
 		if msg == "" {
 			msg = unwrapPath(err).Error()
 		}
-		return nil, Errors{{File: name, Msg: "cannot read configuration: " + msg}}
+		return nil, Errors{{File: name, Message: "cannot read configuration: " + msg}}
 	}
 	c, err := Parse(name, data, rules)
 	if err != nil {
@@ -169,7 +169,7 @@ func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
 				l.list[i] = filepath.Join(c.Dir, filepath.FromSlash(p))
 			}
 			if _, err := root.Stat(l.list[i]); errors.Is(err, safefs.ErrOutside) {
-				errs = append(errs, &Error{File: name, Line: c.lines[written], Msg: fmt.Sprintf(
+				errs = append(errs, &Error{File: name, Line: c.lines[written], Message: fmt.Sprintf(
 					"%s %q is outside the repository (%s): a configuration file names only files inside it; give others on the command line (%s)",
 					l.what, written, repoName(repo), l.flag)})
 			}
@@ -230,7 +230,7 @@ func Parse(name string, data []byte, rules RuleLookup) (*Config, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, Errors{{File: name, Line: extra.Line, Column: extra.Column, Msg: "a second YAML document; the configuration is one document"}}
+		return nil, Errors{{File: name, Line: extra.Line, Column: extra.Column, Message: "a second YAML document; the configuration is one document"}}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -252,7 +252,7 @@ type parser struct {
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf(format, args...)})
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.Line, Column: n.Column, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) yamlError(err error) *Error {
@@ -263,9 +263,9 @@ func (p *parser) yamlError(err error) *Error {
 	}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &Error{File: p.file, Line: line, Msg: "invalid YAML: " + m[2]}
+		return &Error{File: p.file, Line: line, Message: "invalid YAML: " + m[2]}
 	}
-	return &Error{File: p.file, Msg: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
+	return &Error{File: p.file, Message: "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // mapping checks n is a mapping and returns its key/value pairs, reporting
