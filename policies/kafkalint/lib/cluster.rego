@@ -9,6 +9,7 @@
 package kafkalint.lib.cluster
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 
 # --- Anchoring policy for disagreements ----------------------------------------
 #
@@ -376,10 +377,10 @@ _default_listener_names := {"PLAINTEXT"}
 # or when an entry does not parse (it may be the one a rule looks for).
 # Rules that use it list listeners in custom.keys.
 listener_names(node) := _default_listener_names if {
-	not _explicit(node, "listeners")
+	not settings.explicit(node, "listeners")
 	absent_means_default(node, "listeners")
 } else := {l.name | some l in node.listeners} if {
-	_explicit(node, "listeners")
+	settings.explicit(node, "listeners")
 	not "listeners" in node.managed_keys
 	not node.settings.listeners.unknown
 	every l in node.listeners {
@@ -394,8 +395,6 @@ absent_means_default(node, key) if {
 	node.whole_configuration
 	not key in node.managed_keys
 }
-
-_explicit(node, key) if node.settings[key].source == "explicit"
 
 # controller_names are a node's controller.listener.names, upper-cased as
 # Kafka upper-cases listener names (a lower-case entry is another rule's
