@@ -31,7 +31,7 @@ func isLibrdkafka(r *Doc) bool {
 }
 
 // librdkafkaMarkers are the librdkafka keys that tell a librdkafka config
-// from a Java one: no catalogued Kafka release defines them for any kind
+// from a Java one: no cataloged Kafka release defines them for any kind
 // of configuration, no 0.8-era Java client used them (librdkafka accepts
 // those names too), and they are no near miss of a Java key, so a typo in
 // a Java file (sasl.mechanisms for sasl.mechanism) is still reported
