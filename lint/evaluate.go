@@ -90,6 +90,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 			}
 		})
 	}
+	rep.Summary.UnknownEnvironment = unknownEnvironmentFiles(res.Clusters)
 	for i, c := range res.Clusters {
 		if len(c.Nodes) > 0 {
 			rep.Summary.Clusters++
@@ -177,4 +178,18 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
+}
+
+// unknownEnvironmentFiles counts the files of unknown environment (the
+// summary says once that they are treated as production).
+func unknownEnvironmentFiles(clusters []*loader.Cluster) int {
+	files := map[string]bool{}
+	for _, c := range clusters {
+		for _, f := range c.Files {
+			if f.Environment == loader.EnvUnknown {
+				files[f.Path] = true
+			}
+		}
+	}
+	return len(files)
 }

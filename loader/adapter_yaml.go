@@ -95,12 +95,11 @@ func yamlDocs(sources []yamlSource) []*Doc {
 }
 
 // yamlEnvironment is the environment a namespace or label names
-// (kafka-prod, environment=staging), read as a path segment is.
+// (kafka-prod, environment=staging), read as a path segment is, but
+// without the sample words of paths (a namespace "kafka-demo" does not
+// hide the environment a label states).
 func yamlEnvironment(hint string) string {
-	if env, src := environmentOf(strings.ToLower(hint), ""); src != EnvUnknown {
-		return env
-	}
-	return ""
+	return envNamed(strings.ToLower(hint))
 }
 
 // helmDocs reads a values file of the Bitnami kafka chart: a values*.yaml

@@ -38,6 +38,7 @@ func group(recs []*Doc, dir string) *unionFind {
 	g := newGrouper(recs, repoRoots(recs, dir))
 	g.sourceGroups()
 	g.quorumEndpoints()
+	g.voterHosts()
 	g.metaProperties()
 	g.sameDirectory()
 	g.clients()
@@ -113,6 +114,55 @@ func (g *grouper) quorumEndpoints() {
 			g.link(i, "zookeeper "+k, "same ZooKeeper ensemble "+strings.TrimSpace(s.Value), weak)
 		}
 	}
+}
+
+// voterHosts joins the nodes of one directory whose controller.quorum.voters
+// name the same voters (ids and hosts) with different ports: three
+// localhost configs where one node's list has other ports than its peers'
+// are one cluster with a disagreement (KFK3010), not alternatives, though
+// weak evidence keeps differing voter sets apart. Nodes claiming one id or
+// setting a cluster-wide key differently still stay apart. A node is
+// compared with the earlier holders of its key until one takes it.
+func (g *grouper) voterHosts() {
+	holders := map[string][]int{}
+	for i, r := range g.recs {
+		k := voterHostsKey(r)
+		if k == "" {
+			continue
+		}
+		k = g.repo[i] + "\x00" + path.Dir(r.File) + "\x00" + k
+		for _, j := range holders[k] {
+			if g.u.find(j) == g.u.find(i) {
+				break
+			}
+			if !g.u.idsClash(j, i) && !g.u.settingsClash(j, i) {
+				g.u.union(j, i, "same voter ids and hosts in "+path.Dir(r.File))
+				break
+			}
+		}
+		holders[k] = append(holders[k], i)
+	}
+}
+
+// voterHostsKey is a loose node's voter set without ports ("1@localhost,
+// 2@localhost"), or "" when it has none or an entry does not parse.
+func voterHostsKey(r *Doc) string {
+	if r.Kind != KindNode || r.Group != "" || len(r.node.Quorum.Voters) == 0 {
+		return ""
+	}
+	var vs []string
+	for _, v := range r.node.Quorum.Voters {
+		if v.Error != "" {
+			return ""
+		}
+		h := strings.ToLower(v.Host)
+		if isLocalHost(h) {
+			h = "localhost"
+		}
+		vs = append(vs, fmt.Sprintf("%d@%s", v.ID, h))
+	}
+	slices.Sort(vs)
+	return strings.Join(slices.Compact(vs), ",")
 }
 
 // metaProperties attaches each meta.properties to the only node config in

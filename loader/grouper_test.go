@@ -127,6 +127,47 @@ func TestGroupQuorumEndpoints(t *testing.T) {
 	}
 }
 
+func TestGroupVoterHosts(t *testing.T) {
+	peers := "controller.quorum.voters=1@localhost:9093,2@localhost:9094,3@localhost:9095"
+	node := func(file string, id int, kv ...string) *Doc {
+		return gdoc(KindNode, file, append([]string{"process.roles=broker,controller", fmt.Sprintf("node.id=%d", id),
+			fmt.Sprintf("listeners=CONTROLLER://localhost:%d", 9092+id), "controller.listener.names=CONTROLLER"}, kv...)...)
+	}
+	g := testGrouper(
+		// Issue 16: one node of three lists other ports for the same
+		// voters: one cluster, so KFK3010 reports the disagreement.
+		node("q/server-1.properties", 1, peers),
+		node("q/server-2.properties", 2, peers),
+		node("q/server-3.properties", 3, "controller.quorum.voters=1@127.0.0.1:19093,2@localhost:19094,3@localhost:19095"),
+		// The same voters with one id twice are alternatives (Kafka's
+		// own config/), as are nodes that set a cluster-wide key
+		// differently ...
+		node("r/a.properties", 1, peers),
+		node("r/b.properties", 1, "controller.quorum.voters=1@localhost:19093,2@localhost:19094,3@localhost:19095"),
+		node("s/a.properties", 1, peers, "min.insync.replicas=2"),
+		node("s/b.properties", 2, "controller.quorum.voters=1@localhost:19093,2@localhost:19094,3@localhost:19095", "min.insync.replicas=1"),
+		// ... and other voter ids or hosts, or another directory, are no evidence.
+		node("t/a.properties", 1, peers),
+		node("t/b.properties", 2, "controller.quorum.voters=1@localhost:19093,2@localhost:19094,4@localhost:19095"),
+		node("u/a.properties", 1, "controller.quorum.voters=1@localhost:19093,2@localhost:19094,3@localhost:19095"),
+	)
+	g.quorumEndpoints()
+	g.voterHosts()
+	checkParts(t, g, [][]string{
+		{"q/server-1.properties", "q/server-2.properties", "q/server-3.properties"},
+		{"r/a.properties"},
+		{"r/b.properties"},
+		{"s/a.properties"},
+		{"s/b.properties"},
+		{"t/a.properties"},
+		{"t/b.properties"},
+		{"u/a.properties"},
+	})
+	if diff := cmp.Diff([]string{"same voter ids and hosts in q", "shared controller quorum endpoint local localhost:9093 in q"}, g.reasonsOf(0)); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+}
+
 func TestGroupMetaProperties(t *testing.T) {
 	g := testGrouper(
 		gdoc(KindMeta, "a/data/meta.properties", "cluster.id=abc"),
@@ -328,5 +369,34 @@ func pairwiseSameDirectory(g *grouper) {
 				}
 			}
 		}
+	}
+}
+
+// TestLoadLoopbackQuorumWithOtherPorts: issue 16's layout, end to end:
+// three localhost KRaft configs in one directory, one listing other voter
+// ports than its peers, load as one cluster (so the cluster rules compare
+// their voter sets).
+func TestLoadLoopbackQuorumWithOtherPorts(t *testing.T) {
+	dir := t.TempDir()
+	for id := 1; id <= 3; id++ {
+		voters := "1@localhost:9093,2@localhost:9094,3@localhost:9095"
+		if id == 3 {
+			voters = "1@localhost:19093,2@localhost:19094,3@localhost:19095"
+		}
+		write(t, dir, fmt.Sprintf("quorum/server-%d.properties", id), fmt.Sprintf(
+			"process.roles=broker,controller\nnode.id=%d\nlisteners=PLAINTEXT://localhost:%d,CONTROLLER://localhost:%d\ncontroller.listener.names=CONTROLLER\ncontroller.quorum.voters=%s\n",
+			id, 9190+id, 9092+id, voters))
+	}
+	res := load(t, dir, Options{})
+	if len(res.Clusters) != 1 || len(res.Clusters[0].Nodes) != 3 {
+		var got [][]string
+		for _, c := range res.Clusters {
+			var files []string
+			for _, f := range c.Files {
+				files = append(files, f.Path)
+			}
+			got = append(got, files)
+		}
+		t.Errorf("clusters = %q, want one of the three nodes", got)
 	}
 }

@@ -172,8 +172,8 @@ type Input struct {
 	// it (a compose .env, a chart's Chart.yaml, Terraform's file()); nil
 	// for in-memory sources, which have nothing beside them.
 	root *safefs.Root
-	// data is the content of a source loaded from memory (LoadSources);
-	// nil: read Path.
+	// data is the content of a source loaded from memory (LoadSources),
+	// or of a *.config file the walk sniffed; nil: read Path.
 	data []byte
 }
 

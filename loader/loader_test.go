@@ -43,6 +43,22 @@ func TestEnvironmentOf(t *testing.T) {
 		{"kafka/server.properties", EnvUnknown, EnvUnknown},
 		{"production-eu/a/b.properties", "production", EnvFromPath},
 		{"products/server.properties", EnvUnknown, EnvUnknown}, // no partial-word match
+		// Sample and test material is development (issue 16) ...
+		{"repo/examples/kafka/server.properties", "development", EnvFromPath},
+		{"docs/kafka-quickstart/client.properties", "development", EnvFromPath},
+		{"src/testresources/broker.properties", "development", EnvFromPath},
+		{"src/testdata/broker.properties", "development", EnvFromPath},
+		{"systemtest/broker.properties", "development", EnvFromPath},
+		{"e2e/broker.properties", "development", EnvFromPath},
+		{"kafka/demo_broker.properties", "development", EnvFromPath},
+		// ... but a word naming an environment wins wherever it is ...
+		{"examples/properties/production/broker.properties", "production", EnvFromPath},
+		{"examples/compose/production/quickstart/compose.yaml", "production", EnvFromPath},
+		{"prod/examples/server.properties", "production", EnvFromPath},
+		// ... and words that only end in "test" are not tests.
+		{"kafka/latest/server.properties", EnvUnknown, EnvUnknown},
+		{"contest/server.properties", EnvUnknown, EnvUnknown},
+		{"examplesite/server.properties", EnvUnknown, EnvUnknown},
 	}
 	for _, tt := range tests {
 		env, src := environmentOf(tt.path, "")

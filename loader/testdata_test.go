@@ -101,10 +101,14 @@ func TestCorpusProperties(t *testing.T) {
 		"mm2-properties":    KindMirrorMaker,
 	}
 	for folder, kind := range wantKind {
-		files, got, _ := loadCorpusFolder(t, root, folder, false)
-		for _, rel := range files {
-			if f := got[rel]; f == nil || f.Kind != kind {
-				t.Errorf("%s: loaded as %+v, want kind %q", rel, f, kind)
+		// Walked too: the client samples named *.config are read when
+		// found in a directory (issue 16).
+		for _, walk := range []bool{false, true} {
+			files, got, _ := loadCorpusFolder(t, root, folder, walk)
+			for _, rel := range files {
+				if f := got[rel]; f == nil || f.Kind != kind {
+					t.Errorf("%s (walked %v): loaded as %+v, want kind %q", rel, walk, f, kind)
+				}
 			}
 		}
 	}

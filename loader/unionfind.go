@@ -103,8 +103,13 @@ func quorumsCompatible(a, b string) bool {
 }
 
 // conflict reports whether merging the groups of a and b would put two
-// nodes with one id, or two incompatible quorum definitions, together.
+// nodes with one id, two incompatible quorum definitions, or two values
+// of a cluster-wide key together.
 func (u *unionFind) conflict(a, b int) bool {
+	return u.idsClash(a, b) || u.quorumsClash(a, b) || u.settingsClash(a, b)
+}
+
+func (u *unionFind) idsClash(a, b int) bool {
 	ia, ib := u.ids[u.find(a)], u.ids[u.find(b)]
 	if len(ia) > len(ib) {
 		ia, ib = ib, ia // probe the larger set with the smaller: a group absorbing a directory holds thousands
@@ -114,6 +119,10 @@ func (u *unionFind) conflict(a, b int) bool {
 			return true
 		}
 	}
+	return false
+}
+
+func (u *unionFind) quorumsClash(a, b int) bool {
 	for qa := range u.quorums[u.find(a)] {
 		for qb := range u.quorums[u.find(b)] {
 			if !quorumsCompatible(qa, qb) {
@@ -121,6 +130,10 @@ func (u *unionFind) conflict(a, b int) bool {
 			}
 		}
 	}
+	return false
+}
+
+func (u *unionFind) settingsClash(a, b int) bool {
 	sb := u.agreed[u.find(b)]
 	for k, v := range u.agreed[u.find(a)] {
 		if w, ok := sb[k]; ok && w != v {

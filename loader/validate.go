@@ -44,6 +44,7 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 		return
 	}
 	own, others := kindScopes(r)
+	librdkafka := r.Kind == KindClient && isLibrdkafka(r)
 	for _, s := range settings {
 		if s.Source != SourceExplicit {
 			continue
@@ -54,7 +55,7 @@ func annotate(r *Doc, version string, settings map[string]*Setting) {
 			// nothing reads back. empty-key (KFK9008) reports it; it is no
 			// mistyped key to suggest a name for.
 			s.KeyStatus = KeyExempt
-		case hasTemplate(s.Key):
+		case hasTemplate(s.Key), librdkafka && librdkafkaKeys[s.Key]:
 			s.KeyStatus = KeyExempt
 		case definedIn(version, own, s.Key):
 			s.KeyStatus = KeyKnown

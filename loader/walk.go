@@ -81,10 +81,18 @@ func (w *walker) add(p string, explicit bool, root *safefs.Root) {
 	}
 	w.seen[abs] = true
 	a := formatFor(p, explicit)
+	var data []byte
+	if a == nil && isConfigName(p) {
+		// A *.config file is read when its content is a client config;
+		// the sniffed content is what gets parsed.
+		if data = clientConfigData(root, p); data != nil {
+			a = propertiesFormat{}
+		}
+	}
 	if a == nil {
 		return
 	}
-	w.out = append(w.out, Input{Path: p, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root})
+	w.out = append(w.out, Input{Path: p, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root, data: data})
 }
 
 func (w *walker) walk(root *safefs.Root, top string) {

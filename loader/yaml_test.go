@@ -240,3 +240,31 @@ func TestYAMLSkipsOtherYAML(t *testing.T) {
 		t.Fatalf("want one error at line 3, got %+v", docs)
 	}
 }
+
+// A source's environment hint is read as a name of an environment only:
+// a namespace that merely sounds like a demo does not hide the
+// environment a label states (issue 16's sample words are for paths).
+func TestStrimziHintIgnoresSampleWords(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "kafka/cluster.yaml", `apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: shop
+  namespace: kafka-demo
+  labels:
+    env: production
+spec:
+  kafka:
+    replicas: 3
+`)
+	res := load(t, dir, Options{})
+	var got []string
+	for _, c := range res.Clusters {
+		for _, f := range c.Files {
+			got = append(got, f.Path+" "+f.Environment+"/"+f.EnvironmentSource)
+		}
+	}
+	if want := []string{"kafka/cluster.yaml production/config"}; !slices.Equal(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+}

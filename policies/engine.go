@@ -431,25 +431,19 @@ func (e *Engine) findings(c *loader.Cluster, reports []reported) []report.Findin
 	return redactFindings(c, out)
 }
 
-// unknownEnvironmentHint ends the message of a production-only finding in a
-// file whose environment is unknown.
-const unknownEnvironmentHint = " [environment unknown, treated as production: pass --env, map paths under environments: in .kafkalint.yaml, or put the file under a path segment such as prod/, staging/ or dev/]"
-
+// finding makes a rule's report a finding, or drops it: production-only
+// rules are silent in development and staging. An unknown environment is
+// treated as production; the summary says so once (Summary.UnknownEnvironment),
+// not every finding.
 func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) (report.Finding, bool) {
 	if env == "" {
 		env = loader.EnvUnknown
 	}
-	msg := rf.Message
-	if r.Scope == ScopeProduction {
-		switch env {
-		case "development", "staging":
-			return report.Finding{}, false
-		case loader.EnvUnknown:
-			msg += unknownEnvironmentHint
-		}
+	if r.Scope == ScopeProduction && (env == "development" || env == "staging") {
+		return report.Finding{}, false
 	}
 	return report.Finding{
-		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg,
+		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message,
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
 		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true

@@ -117,6 +117,10 @@ type Summary struct {
 	// SkippedLinks are the symlinks the directory walk did not follow
 	// (they leave the linted root, dangle or loop).
 	SkippedLinks []SkippedLink `json:"skipped_links,omitempty"`
+	// UnknownEnvironment counts the files whose environment is unknown:
+	// production-only rules treat them as production. Said once here, not
+	// in every finding's message.
+	UnknownEnvironment int `json:"unknown_environment,omitempty"`
 }
 
 // SkippedLink is a symlink that was not followed, and why.

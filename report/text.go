@@ -63,6 +63,9 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	if n := len(s.SkippedLinks); n > 0 {
 		fmt.Fprintf(b, "; %d %s not followed: %s", n, plural(n, "symlink"), skippedLinks(s.SkippedLinks))
 	}
+	if n := s.UnknownEnvironment; n > 0 {
+		fmt.Fprintf(b, "; environment unknown for %d %s, treated as production; declare it in .kafkalint.yaml", n, plural(n, "file"))
+	}
 	if s.Suppressed > 0 || s.Baselined > 0 {
 		fmt.Fprintf(b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
 	}

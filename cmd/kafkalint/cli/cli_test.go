@@ -114,7 +114,7 @@ func TestLoadErrorDoesNotHideOtherFiles(t *testing.T) {
 	}
 }
 
-func TestUnknownEnvironmentIsProductionWithHint(t *testing.T) {
+func TestUnknownEnvironmentIsProductionSaidOnce(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	isolate(t)
@@ -123,13 +123,19 @@ func TestUnknownEnvironmentIsProductionWithHint(t *testing.T) {
 	if len(rep.Findings) != 1 {
 		t.Fatalf("findings = %+v, want one", rep.Findings)
 	}
+	// The hint is the summary's, not the message's (issue 16: it was 230
+	// characters on most findings).
 	f := rep.Findings[0]
-	if f.Environment != "unknown" || !strings.Contains(f.Message, "--env") {
-		t.Errorf("finding = %+v, want environment unknown and a hint naming --env", f)
+	if f.Environment != "unknown" || strings.Contains(f.Message, ".kafkalint.yaml") || rep.Summary.UnknownEnvironment != 1 {
+		t.Errorf("finding = %+v, summary %+v; want environment unknown, no hint in the message, unknown_environment 1", f, rep.Summary)
+	}
+	_, out, _ := run(t, "lint", "--no-color", "kafka")
+	if !strings.HasSuffix(out, "; environment unknown for 1 file, treated as production; declare it in .kafkalint.yaml\n") || strings.Count(out, ".kafkalint.yaml") != 1 {
+		t.Errorf("text output:\n%s\nwant the hint once, on the summary line", out)
 	}
 	_, rep = lintJSON(t, "--env", "production", "kafka")
-	if len(rep.Findings) != 1 || strings.Contains(rep.Findings[0].Message, "--env") || rep.Findings[0].Environment != "production" {
-		t.Errorf("with --env production: findings = %+v, want one without the hint", rep.Findings)
+	if len(rep.Findings) != 1 || rep.Findings[0].Environment != "production" || rep.Summary.UnknownEnvironment != 0 {
+		t.Errorf("with --env production: findings = %+v, summary %+v; want one, no unknown environment", rep.Findings, rep.Summary)
 	}
 	_, rep = lintJSON(t, "--env", "staging", "kafka")
 	if len(rep.Findings) != 0 {
