@@ -157,7 +157,7 @@ func (m *module) rangeFunc() function.Function {
 			case 3:
 				start, end, step = args[0], args[1], args[2]
 			default:
-				return cty.NilVal, fmt.Errorf("must have one, two, or three arguments")
+				return cty.NilVal, errors.New("must have one, two, or three arguments")
 			}
 			if step == cty.Zero { // as go-cty compares it
 				return cty.NilVal, function.NewArgErrorf(2, "step must not be zero")
@@ -175,7 +175,7 @@ func (m *module) rangeFunc() function.Function {
 					break
 				}
 				if len(vals) >= 1024 {
-					return cty.NilVal, fmt.Errorf("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step")
+					return cty.NilVal, errors.New("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step")
 				}
 				if !m.charge(1, m.site) {
 					return cty.NilVal, errOverBudget
