@@ -40,8 +40,8 @@ type Limits struct {
 	MaxNodes int
 	// MaxWork is the evaluation work of one module: for-expression
 	// iterations, value nodes inspected (function arguments and results,
-	// elements of constructed values) and every 64 bytes of strings that
-	// templates and functions build.
+	// elements of constructed values), elements range() makes and every
+	// 64 bytes of strings that templates and functions build.
 	MaxWork int
 	// MaxDepth is the nesting of evaluation: expressions within
 	// expressions, and locals that refer to locals.

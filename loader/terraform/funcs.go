@@ -37,7 +37,7 @@ func (m *module) terraformFuncs() map[string]function.Function {
 		"chunklist": stdlib.ChunklistFunc, "coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "keys": stdlib.KeysFunc,
-		"merge": stdlib.MergeFunc, "range": stdlib.RangeFunc, "reverse": stdlib.ReverseListFunc,
+		"merge": stdlib.MergeFunc, "range": m.rangeFunc(), "reverse": stdlib.ReverseListFunc,
 		"setintersection": stdlib.SetIntersectionFunc, "setproduct": stdlib.SetProductFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc, "slice": stdlib.SliceFunc,
 		"sort": stdlib.SortFunc, "values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
@@ -126,6 +126,69 @@ var lookupFunc = function.New(&function.Spec{
 		return cty.NilVal, fmt.Errorf("lookup failed to find key %q", key.AsString())
 	},
 })
+
+// rangeFunc is go-cty's range (Terraform's), element for element, with
+// each element charged to the module's work before it is made: go-cty
+// makes up to 1,024 of them, then fails, from an argument of one node, so
+// that a loop of range(1080) did a thousand steps per iteration, none of
+// them counted. Predicting the length instead is not safe: go-cty steps
+// at the precision of its arguments, and a number of 53 bits (from pow)
+// plus 1 can stay where it is until go-cty gives up.
+func (m *module) rangeFunc() function.Function {
+	return function.New(&function.Spec{
+		Description: stdlib.RangeFunc.Description(),
+		VarParam:    stdlib.RangeFunc.VarParam(),
+		Type:        function.StaticReturnType(cty.List(cty.Number)),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			var start, end, step cty.Value
+			switch len(args) {
+			case 1:
+				if args[0].LessThan(cty.Zero).True() {
+					start, end, step = cty.Zero, args[0], cty.NumberIntVal(-1)
+				} else {
+					start, end, step = cty.Zero, args[0], cty.NumberIntVal(1)
+				}
+			case 2:
+				if args[1].LessThan(args[0]).True() {
+					start, end, step = args[0], args[1], cty.NumberIntVal(-1)
+				} else {
+					start, end, step = args[0], args[1], cty.NumberIntVal(1)
+				}
+			case 3:
+				start, end, step = args[0], args[1], args[2]
+			default:
+				return cty.NilVal, errors.New("must have one, two, or three arguments")
+			}
+			if step == cty.Zero { // as go-cty compares it
+				return cty.NilVal, function.NewArgErrorf(2, "step must not be zero")
+			}
+			down := step.LessThan(cty.Zero).True()
+			if down && end.GreaterThan(start).True() {
+				return cty.NilVal, function.NewArgErrorf(1, "end must be less than start when step is negative")
+			}
+			if !down && end.LessThan(start).True() {
+				return cty.NilVal, function.NewArgErrorf(1, "end must be greater than start when step is positive")
+			}
+			var vals []cty.Value
+			for num := start; ; num = num.Add(step) {
+				if down && num.LessThanOrEqualTo(end).True() || !down && num.GreaterThanOrEqualTo(end).True() {
+					break
+				}
+				if len(vals) >= 1024 {
+					return cty.NilVal, errors.New("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step")
+				}
+				if !m.charge(1, m.site) {
+					return cty.NilVal, errOverBudget
+				}
+				vals = append(vals, num)
+			}
+			if len(vals) == 0 {
+				return cty.ListValEmpty(cty.Number), nil
+			}
+			return cty.ListVal(vals), nil
+		},
+	})
+}
 
 // replaceFunc is Terraform's replace: a substring wrapped in slashes is a
 // regular expression. A regular expression's replacement is built match by
