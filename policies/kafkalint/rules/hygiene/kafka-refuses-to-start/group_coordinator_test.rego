@@ -103,3 +103,10 @@ test_success_share_assignors_absent if _silent(_at("4.3", [_quorum_broker]))
 test_success_share_assignors_before_4_1 if _silent(_at("4.0", [_with(_quorum_broker, [["group.share.assignors", "simple,com.example.Custom", 9]])]))
 
 test_success_share_assignors_placeholder if _silent(_at("4.3", [_unknown(_quorum_broker, "group.share.assignors", 9)]))
+
+# With none of the keys written every default pair holds, on every version.
+test_success_group_limits_absent if {
+	every v in ["3.8", "4.0", "4.1", "4.3"] {
+		_silent(_at(v, [_quorum_broker]))
+	}
+}
