@@ -100,9 +100,10 @@ func TestRuleMetadata(t *testing.T) {
 var writtenOnly = map[string][]string{
 	"KFK9007": {
 		"control.plane.listener.name", "controller.quorum.auto.join.enable", "controller.quorum.bootstrap.servers",
-		"controller.quorum.voters", "cordoned.log.dirs", "log.retention.hours", "log.retention.minutes",
-		"log.retention.ms", "max.connections.per.ip", "max.connections.per.ip.overrides", "sasl.enabled.mechanisms",
-		"sasl.mechanism.inter.broker.protocol", "transaction.timeout.ms", "transaction.two.phase.commit.enable",
+		"controller.quorum.voters", "cordoned.log.dirs", "group.share.assignors", "log.retention.hours",
+		"log.retention.minutes", "log.retention.ms", "max.connections.per.ip", "max.connections.per.ip.overrides",
+		"sasl.enabled.mechanisms", "sasl.mechanism.inter.broker.protocol", "transaction.timeout.ms",
+		"transaction.two.phase.commit.enable",
 	},
 }
 

@@ -13,3 +13,23 @@ test_success_acl_authorizer_on_3_9 if {
 	node := t.with_setting(_broker, t.setting(_f, "authorizer.class.name", "kafka.security.authorizer.AclAuthorizer", 9))
 	_silent(_at("3.9", [node]))
 }
+
+test_fail_authorizer_not_a_class_name if {
+	node := t.with_setting(_broker, t.setting(_f, "authorizer.class.name", "\"org.apache.kafka.metadata.authorizer.StandardAuthorizer\"", 9))
+	_fires(_at("3.8", [node]), 9, "authorizer.class.name", "java.lang.ClassNotFoundException: \"org.apache.kafka.metadata.authorizer.StandardAuthorizer\"")
+}
+
+test_fail_authorizer_empty_part if {
+	node := t.with_setting(_broker, t.setting(_f, "authorizer.class.name", "org.apache..StandardAuthorizer", 9))
+	_fires(_at("4.3", [node]), 9, "authorizer.class.name", "is not a Java class name")
+}
+
+test_success_authorizer_class_names if {
+	every name in ["org.apache.kafka.metadata.authorizer.StandardAuthorizer", "com.example.Outer$Inner_2", "com.exämple.Autorisierung", ""] {
+		_silent(_at("4.3", [t.with_setting(_broker, t.setting(_f, "authorizer.class.name", name, 9))]))
+	}
+}
+
+test_success_authorizer_absent if _silent(_at("4.3", [_broker]))
+
+test_success_authorizer_placeholder if _silent(_at("4.3", [_unknown(_broker, "authorizer.class.name", 9)]))

@@ -1,22 +1,27 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
+import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# Consumer, share and streams group timeouts (GroupCoordinatorConfig;
-# KafkaConfig in 3.8).
+# Consumer, share and streams group limits (GroupCoordinatorConfig;
+# KafkaConfig in 3.8): the session timeouts and heartbeat intervals, the
+# streams standby replicas (4.1+), the assignment intervals (4.3+) and the
+# share group's single assignor (4.1+).
 
 # Each pair is checked when the file writes at least one of its keys; an
 # absent key has Kafka's default (the same in 3.8-4.3). Kafka checks these
 # for every role, in the GroupCoordinatorConfig constructor. Share groups
 # (group.share.*) are checked from 4.0 on and streams groups
-# (group.streams.*) from 4.1 on, with the same shape.
+# (group.streams.*) from 4.1 on, with the same shape; each pair starts with
+# the Kafka release that documents its keys (an older release ignores them
+# as unknown).
 report contains result.fail(anchor, message) if {
 	some node in input.nodes
 
 	# Most nodes write none of these keys, and with Kafka's defaults on
 	# both sides every pair holds: one set intersection skips them before
-	# the 21 pairs are looked at (they were most of this rule's time).
+	# the pairs are looked at (they were most of this rule's time).
 	count(object.keys(node.settings) & _group_keys) > 0
 	some pair in _group_pairs
 	input.kafka_release >= pair[3]
@@ -25,11 +30,29 @@ report contains result.fail(anchor, message) if {
 	not _holds(a.value, pair[1], b.value)
 	anchor := _pair_anchor(a, b)
 	message := sprintf(
-		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every group coordinator timeout within its min/max pair",
+		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every group coordinator limit within its min/max pair",
 		[
 			pair[0], a.value, a.note, pair[1], pair[2], b.value, b.note, input.kafka_version,
 			_group_words(pair),
 		],
+	)
+}
+
+# A share group has one assignor (4.1+, GroupCoordinatorConfig: require
+# shareGroupAssignors.size() == 1). Only distinct, non-empty entries are
+# counted: an empty entry or a duplicate is refused too, but with another
+# message (a class that cannot be found, or the list validator's).
+report contains result.fail(s, message) if {
+	version.at_least(4, 1)
+	some node in input.nodes
+	s := node.settings["group.share.assignors"]
+	settings.explicit_value(s)
+	entries := _entries(s.raw)
+	count(entries) > 1
+	count({e | some e in entries}) == count(entries)
+	message := sprintf(
+		"group.share.assignors=%s names %d assignors: Kafka %s refuses to start (\"group.share.assignors must contain exactly one assignor, but found %d\"); keep exactly one, the one every share group uses (simple, the default, or one custom class)",
+		[trim_space(s.raw), count(entries), input.kafka_version, count(entries)],
 	)
 }
 
@@ -54,6 +77,17 @@ _group_defaults := {
 	"group.streams.heartbeat.interval.ms": 5000,
 	"group.streams.min.heartbeat.interval.ms": 5000,
 	"group.streams.max.heartbeat.interval.ms": 15000,
+	"group.streams.num.standby.replicas": 0,
+	"group.streams.max.standby.replicas": 2,
+	"group.consumer.assignment.interval.ms": 1000,
+	"group.consumer.min.assignment.interval.ms": 0,
+	"group.consumer.max.assignment.interval.ms": 15000,
+	"group.share.assignment.interval.ms": 1000,
+	"group.share.min.assignment.interval.ms": 0,
+	"group.share.max.assignment.interval.ms": 15000,
+	"group.streams.assignment.interval.ms": 1000,
+	"group.streams.min.assignment.interval.ms": 0,
+	"group.streams.max.assignment.interval.ms": 15000,
 }
 
 _group_keys := {key | some key, _ in _group_defaults}
@@ -81,6 +115,16 @@ _group_pairs := [
 	["group.streams.session.timeout.ms", ">=", "group.streams.min.session.timeout.ms", [4, 1]],
 	["group.streams.session.timeout.ms", "<=", "group.streams.max.session.timeout.ms", [4, 1]],
 	["group.streams.heartbeat.interval.ms", "<", "group.streams.session.timeout.ms", [4, 1]],
+	["group.streams.num.standby.replicas", "<=", "group.streams.max.standby.replicas", [4, 1]],
+	["group.consumer.max.assignment.interval.ms", ">=", "group.consumer.min.assignment.interval.ms", [4, 3]],
+	["group.consumer.assignment.interval.ms", ">=", "group.consumer.min.assignment.interval.ms", [4, 3]],
+	["group.consumer.assignment.interval.ms", "<=", "group.consumer.max.assignment.interval.ms", [4, 3]],
+	["group.share.max.assignment.interval.ms", ">=", "group.share.min.assignment.interval.ms", [4, 3]],
+	["group.share.assignment.interval.ms", ">=", "group.share.min.assignment.interval.ms", [4, 3]],
+	["group.share.assignment.interval.ms", "<=", "group.share.max.assignment.interval.ms", [4, 3]],
+	["group.streams.max.assignment.interval.ms", ">=", "group.streams.min.assignment.interval.ms", [4, 3]],
+	["group.streams.assignment.interval.ms", ">=", "group.streams.min.assignment.interval.ms", [4, 3]],
+	["group.streams.assignment.interval.ms", "<=", "group.streams.max.assignment.interval.ms", [4, 3]],
 ]
 
 _holds(a, ">=", b) if a >= b

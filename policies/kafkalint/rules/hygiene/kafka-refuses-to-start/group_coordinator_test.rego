@@ -47,3 +47,66 @@ test_success_group_within_limits if _silent(_at("4.3", [_int(_quorum_broker, "gr
 test_success_group_placeholder if {
 	_silent(_at("4.3", [_unknown(_int(_quorum_broker, "group.consumer.session.timeout.ms", 90000, 9), "group.consumer.max.session.timeout.ms", 10)]))
 }
+
+# --- streams standby replicas (4.1+)
+
+test_fail_streams_standby_above_max_4_1 if {
+	_fires(_at("4.1", [_int(_quorum_broker, "group.streams.num.standby.replicas", 3, 9)]), 9, "group.streams.num.standby.replicas", "group.streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas")
+}
+
+test_success_streams_standby_at_max if _silent(_at("4.3", [_int(_quorum_broker, "group.streams.num.standby.replicas", 2, 9)]))
+
+test_success_streams_standby_before_4_1 if _silent(_at("4.0", [_int(_quorum_broker, "group.streams.num.standby.replicas", 3, 9)]))
+
+test_success_streams_standby_placeholder if {
+	_silent(_at("4.3", [_unknown(_int(_quorum_broker, "group.streams.num.standby.replicas", 3, 9), "group.streams.max.standby.replicas", 10)]))
+}
+
+# --- assignment intervals (4.3+)
+
+test_fail_consumer_assignment_interval_above_max_4_3 if {
+	_fires(_at("4.3", [_int(_quorum_broker, "group.consumer.assignment.interval.ms", 20000, 9)]), 9, "group.consumer.assignment.interval.ms", "group.consumer.assignment.interval.ms must be less than or equal to group.consumer.max.assignment.interval.ms")
+}
+
+test_fail_share_assignment_interval_below_min_4_3 if {
+	_fires(_at("4.3", [_int(_quorum_broker, "group.share.min.assignment.interval.ms", 2000, 9)]), 9, "group.share.min.assignment.interval.ms", "group.share.assignment.interval.ms must be greater than or equal to group.share.min.assignment.interval.ms")
+}
+
+test_fail_streams_max_assignment_interval_below_min_4_3 if {
+	c := _at("4.3", [_int(_int(_int(_quorum_broker, "group.streams.min.assignment.interval.ms", 500, 9), "group.streams.max.assignment.interval.ms", 400, 10), "group.streams.assignment.interval.ms", 450, 11)])
+	some f in _reports(c)
+	f.location.line == 10
+	contains(f.message, "group.streams.max.assignment.interval.ms must be greater than or equal to group.streams.min.assignment.interval.ms")
+}
+
+test_success_assignment_interval_within_limits if {
+	c := _at("4.3", [_int(_int(_int(_quorum_broker, "group.consumer.assignment.interval.ms", 500, 9), "group.consumer.min.assignment.interval.ms", 400, 10), "group.consumer.max.assignment.interval.ms", 600, 11)])
+	_silent(c)
+}
+
+test_success_assignment_interval_before_4_3 if _silent(_at("4.2", [_int(_quorum_broker, "group.consumer.assignment.interval.ms", 20000, 9)]))
+
+test_success_assignment_interval_placeholder if {
+	_silent(_at("4.3", [_unknown(_int(_quorum_broker, "group.consumer.assignment.interval.ms", 20000, 9), "group.consumer.max.assignment.interval.ms", 10)]))
+}
+
+# --- share group assignors (4.1+)
+
+test_fail_share_assignors_two_4_1 if {
+	_fires(_at("4.1", [_with(_quorum_broker, [["group.share.assignors", "simple, com.example.Custom", 9]])]), 9, "group.share.assignors", "group.share.assignors must contain exactly one assignor, but found 2")
+}
+
+test_success_share_assignors_one if _silent(_at("4.3", [_with(_quorum_broker, [["group.share.assignors", "com.example.Custom", 9]])]))
+
+test_success_share_assignors_absent if _silent(_at("4.3", [_quorum_broker]))
+
+test_success_share_assignors_before_4_1 if _silent(_at("4.0", [_with(_quorum_broker, [["group.share.assignors", "simple,com.example.Custom", 9]])]))
+
+test_success_share_assignors_placeholder if _silent(_at("4.3", [_unknown(_quorum_broker, "group.share.assignors", 9)]))
+
+# With none of the keys written every default pair holds, on every version.
+test_success_group_limits_absent if {
+	every v in ["3.8", "4.0", "4.1", "4.3"] {
+		_silent(_at(v, [_quorum_broker]))
+	}
+}

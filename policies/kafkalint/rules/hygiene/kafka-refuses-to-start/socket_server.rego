@@ -18,6 +18,30 @@ report contains result.fail(s, message) if {
 	)
 }
 
+# Every host of max.connections.per.ip.overrides must be made of the
+# characters Utils.validHostPattern allows. Reported only when every entry
+# parses as host:count: Kafka stops at an entry that does not, with another
+# message ("Error parsing configuration property ...").
+report contains result.fail(s, message) if {
+	some node in input.nodes
+	s := node.settings["max.connections.per.ip.overrides"]
+	settings.explicit(node, "max.connections.per.ip.overrides")
+	not s.unknown
+	pairs := _override_pairs(s.raw)
+	count(pairs) > 0
+	every p in pairs {
+		count(p) == 2
+		regex.match(`^[+-]?[0-9]+$`, p[1])
+	}
+	invalid := {p[0] | some p in pairs; not regex.match(`^[0-9a-zA-Z\-%._:]*$`, p[0])}
+	count(invalid) > 0
+	hosts := concat(",", sort(invalid))
+	message := sprintf(
+		"max.connections.per.ip.overrides names %s, which is not a host name or IP address: Kafka %s refuses to start (\"max.connections.per.ip.overrides contains invalid addresses : %s\"); write each entry as host:count, the host a name or an IP address",
+		[hosts, input.kafka_version, hosts],
+	)
+}
+
 # Each check needs at least one of its keys written; an absent key has
 # Kafka's default (the same in 3.8-4.3).
 report contains result.fail(anchor, message) if {
@@ -61,3 +85,16 @@ _no_overrides(node) if {
 	not o.unknown
 	trim_space(o.raw) == ""
 }
+
+# _override_pairs splits max.connections.per.ip.overrides as Kafka's
+# Csv.parseCsvMap does: entries at commas (trailing empty ones dropped), each
+# cut at its last colon into [host, count], both trimmed; an entry without a
+# colon is [entry].
+_override_pairs(raw) := [_override_pair(e) | some e in regex.split(`\s*,\s*`, trimmed)] if {
+	trimmed := trim_right(trim_space(raw), ", \t")
+	trimmed != ""
+} else := []
+
+_override_pair(e) := [trim_space(m[1]), trim_space(m[2])] if {
+	some m in regex.find_all_string_submatch_n(`^(.*):([^:]*)$`, e, 1)
+} else := [e]

@@ -41,3 +41,21 @@ test_fail_auth_delay_not_below_idle if {
 test_success_auth_delay_idle_disabled if _silent(_at("4.3", [_int(_int(_quorum_broker, "connections.max.idle.ms", -1, 9), "connection.failed.authentication.delay.ms", 5000, 10)]))
 
 test_success_auth_delay_absent if _silent(_at("4.3", [_quorum_broker]))
+
+# --- max.connections.per.ip.overrides hosts
+
+test_fail_max_connections_overrides_invalid_host if {
+	_fires(_at("3.8", [_with(_quorum_broker, [["max.connections.per.ip.overrides", "127.0.0.1:100, 127.0.0.0#:100", 9]])]), 9, "max.connections.per.ip.overrides", "max.connections.per.ip.overrides contains invalid addresses : 127.0.0.0#")
+}
+
+test_success_max_connections_overrides_valid_hosts if {
+	_silent(_at("4.3", [_with(_quorum_broker, [["max.connections.per.ip.overrides", "broker-1.example.com:5, ::1:3, fe80::1%eth0:2,", 9]])]))
+}
+
+test_success_max_connections_overrides_unparsable if {
+	_silent(_at("4.3", [_with(_quorum_broker, [["max.connections.per.ip.overrides", "127.0.0.0#", 9]])]))
+}
+
+test_success_max_connections_overrides_absent if _silent(_at("4.3", [_quorum_broker]))
+
+test_success_max_connections_overrides_invalid_placeholder if _silent(_at("4.3", [_unknown(_quorum_broker, "max.connections.per.ip.overrides", 9)]))
