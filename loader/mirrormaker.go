@@ -11,7 +11,7 @@ import (
 
 // This file models a MirrorMaker 2 dedicated-mode configuration
 // (mm2.properties) as cluster aliases and replication flows, the way
-// MirrorMakerConfig reads it (kafka-config-facts §3): `clusters` lists the
+// MirrorMakerConfig reads it (connect/mirror MirrorMakerConfig): `clusters` lists the
 // aliases; `{alias}.key` configures the clients and workers of one cluster;
 // a top-level key is the default of every flow and `{source}->{target}.key`
 // overrides it for one flow; a flow runs only when

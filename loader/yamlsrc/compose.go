@@ -304,7 +304,7 @@ func composeService(f *File, svc entry, vars map[string]string) *composeNode {
 }
 
 // sampleConfigKeys are keys Kafka's shipped config/server.properties sets
-// for development (internal topic replication, kafka-config-facts §1.5)
+// for development (internal topic replication, config/server.properties)
 // and that every Kafka version defines. (4.x's share.coordinator.* keys
 // are left out: older versions do not know them.)
 var sampleConfigKeys = []string{"offsets.topic.replication.factor", "transaction.state.log.replication.factor",

@@ -365,7 +365,7 @@ _first_label(host) := split(lower(host), ".")[0]
 # --- Listeners -----------------------------------------------------------------
 
 # _default_listener_names are the names in Kafka's default
-# listeners=PLAINTEXT://:9092 (every version; kafka-config-facts §1.3).
+# listeners=PLAINTEXT://:9092 (every version; SocketServerConfigs.LISTENERS_DEFAULT).
 _default_listener_names := {"PLAINTEXT"}
 
 # listener_names are the (upper-cased) names of the listeners a node binds:
@@ -403,7 +403,7 @@ controller_names(node) := [upper(n) | some n in node.controller_listener_names]
 
 # controller_endpoints are the endpoints a controller-role node serves the
 # quorum on: for each controller listener name, its advertised.listeners
-# entry, else its listeners entry (kafka-config-facts §4.4).
+# entry, else its listeners entry (KafkaConfig.effectiveAdvertisedControllerListeners).
 controller_endpoints(node) := [l |
 	some name in controller_names(node)
 	some l in _endpoints_named(node, name)

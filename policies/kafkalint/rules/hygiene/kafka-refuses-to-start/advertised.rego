@@ -5,11 +5,11 @@ import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# What a node advertises (kafka-config-facts §1.3): a broker advertises a
+# What a node advertises (KafkaConfig.validateValues): a broker advertises a
 # broker listener, only listeners it binds and never 0.0.0.0; a controller
 # advertising its listeners depends on the version (KIP-853, 3.9).
 
-# --- the broker role (§1.3) -----------------------------------------------------
+# --- the broker role -----------------------------------------------------
 
 report contains result.fail(anchor, message) if {
 	some node in input.nodes

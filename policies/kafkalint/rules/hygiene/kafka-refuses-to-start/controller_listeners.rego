@@ -5,11 +5,11 @@ import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# The controller listeners of a KRaft node (kafka-config-facts §4.3, §6
-# item 7): what a controller-only node may list, and how Kafka compares
+# The controller listeners of a KRaft node (KafkaConfig.validateValues,
+# the controller listener checks): what a controller-only node may list, and how Kafka compares
 # controller.listener.names with listeners.
 
-# --- controller-only nodes (§4.3, §6 item 7) ------------------------------------
+# --- controller-only nodes ------------------------------------
 
 report contains result.fail(node.settings.listeners, message) if {
 	some node in input.nodes

@@ -4,7 +4,7 @@ import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 
-# The inter-broker listener (kafka-config-facts §1.3): one way to name it,
+# The inter-broker listener (KafkaConfig.interBrokerListenerNameAndSecurityProtocol): one way to name it,
 # mapped to a security protocol and advertised, and with SASL a mechanism
 # that listener enables.
 

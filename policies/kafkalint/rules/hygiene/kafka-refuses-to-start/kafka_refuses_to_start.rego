@@ -50,8 +50,8 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.settings
 
-# Scope (kafka-config-facts §6 items 1-11 and 16-18, one finding per
-# distinct cause). Covered by other rules and never reported here: a
+# Scope (the startup checks of KafkaConfig.validateValues and of the
+# configs it builds, one finding per distinct cause). Covered by other rules and never reported here: a
 # missing or malformed quorum (KFK3006, KFK3007), the voter set against
 # node ids (KFK3012, KFK3013), controller.listener.names against listeners
 # (KFK3015, KFK3016), invalid values of a single key such as an unknown

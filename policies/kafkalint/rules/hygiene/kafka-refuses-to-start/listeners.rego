@@ -5,7 +5,7 @@ import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# listeners and advertised.listeners entries (kafka-config-facts §1.3): each
+# listeners and advertised.listeners entries (KafkaConfig.validateValues; SocketServerConfigs.listenerListToEndPoints): each
 # must parse, and listeners must not repeat a name or a port;
 # control.plane.listener.name has no place in KRaft.
 

@@ -4,7 +4,7 @@ import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# Log directories (kafka-config-facts §1.4): log.dirs or log.dir names one,
+# Log directories (KafkaConfig.validateValues): log.dirs or log.dir names one,
 # cordoned.log.dirs (4.3) cordons only directories of it, and the
 # meta.properties Kafka finds in it is complete.
 

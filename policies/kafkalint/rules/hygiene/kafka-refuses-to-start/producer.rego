@@ -5,9 +5,10 @@ import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
 # Producer configuration checked when the producer is created
-# (kafka-config-facts §2.2, §6 item 18; ProducerConfig).
+# (ProducerConfig.postProcessAndValidateIdempotenceConfigs and the
+# delivery.timeout.ms check of KafkaProducer).
 
-# --- producer delivery timeout (§2.2, §6 item 18) -------------------------------
+# --- producer delivery timeout -------------------------------
 
 report contains result.fail(delivery, message) if {
 	some client in input.clients

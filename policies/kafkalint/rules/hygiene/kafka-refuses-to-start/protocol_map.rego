@@ -4,7 +4,7 @@ import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 
-# Security protocols (kafka-config-facts §1.3): every listener needs one from
+# Security protocols (AbstractKafkaConfig.effectiveListenerSecurityProtocolMap): every listener needs one from
 # listener.security.protocol.map (or the implicit map Kafka derives without
 # it), and every entry of the map must be NAME:PROTOCOL with a protocol
 # Kafka knows.

@@ -3,7 +3,7 @@ package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 
-# Replica fetching (kafka-config-facts §1.6).
+# Replica fetching (KafkaConfig.validateValues).
 
 report contains result.fail(anchor, message) if {
 	some node in input.nodes

@@ -4,11 +4,11 @@ import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 import data.kafkalint.lib.version
 
-# Roles and identity (kafka-config-facts §1.1, §1.8): process.roles, the
+# Roles and identity (KafkaConfig.validateValues, KRaftConfigs): process.roles, the
 # ZooKeeper mode a missing process.roles means before 4.0, and node.id
 # against broker.id.
 
-# --- process.roles (§1.1) -------------------------------------------------------
+# --- process.roles -------------------------------------------------------
 
 report contains result.missing(node, "process.roles", _roles_missing(node)) if {
 	version.at_least(4, 0)
@@ -41,7 +41,7 @@ report contains result.fail(roles, message) if {
 	)
 }
 
-# --- ZooKeeper mode before 4.0 (§1.8) -------------------------------------------
+# --- ZooKeeper mode before 4.0 -------------------------------------------
 
 report contains result.missing(node, "zookeeper.connect", message) if {
 	not version.at_least(4, 0)
@@ -56,7 +56,7 @@ report contains result.missing(node, "zookeeper.connect", message) if {
 	)
 }
 
-# --- node.id and broker.id (§1.1) -----------------------------------------------
+# --- node.id and broker.id -----------------------------------------------
 
 report contains result.missing(node, "node.id", message) if {
 	version.at_least(4, 0)
