@@ -101,7 +101,7 @@ func (s *server) lint(ctx context.Context) {
 		}
 	}
 	if rep == nil && err == nil {
-		opts.Sources = overlay(root, linted, dirty)
+		opts.Sources = overlay(root, linted, dirty, opts.Load.Exclude)
 		if of := opts.Load.EnvironmentOf; of != nil {
 			// In-memory sources live below a directory that cannot exist;
 			// the configuration's environments name workspace paths.
@@ -119,8 +119,10 @@ func (s *server) lint(ctx context.Context) {
 	s.publish(ctx, root, rep, opts.Load.KafkaVersion, linted)
 }
 
-// overlay is the in-memory sources of a lint with unsaved buffers.
-func overlay(root string, linted []string, dirty map[string]string) []loader.Source {
+// overlay is the in-memory sources of a lint with unsaved buffers; a new
+// buffer is left out when exclude, the configuration's excludes (and the
+// configuration file itself), says so.
+func overlay(root string, linted []string, dirty map[string]string, exclude func(abs string) bool) []loader.Source {
 	var out []loader.Source
 	for _, rel := range linted {
 		if text, ok := dirty[rel]; ok {
@@ -132,7 +134,8 @@ func overlay(root string, linted []string, dirty map[string]string) []loader.Sou
 		}
 	}
 	for rel, text := range dirty {
-		if !slices.Contains(linted, rel) && kafkaFileName(rel) {
+		excluded := exclude != nil && exclude(filepath.Join(root, filepath.FromSlash(rel)))
+		if !slices.Contains(linted, rel) && kafkaFileName(rel) && !excluded {
 			out = append(out, loader.Source{Name: rel, Data: []byte(text)})
 		}
 	}
