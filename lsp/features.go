@@ -47,7 +47,7 @@ func propertiesLine(line string) (key string, keyStart, valueStart int, ok bool)
 	return line[keyStart:end], keyStart, valueStart, true
 }
 
-// scopesFor are the catalogue scopes a .properties file's keys are looked
+// scopesFor are the catalog scopes a .properties file's keys are looked
 // up in, the one its name suggests first (the loader's own kind detection
 // also reads the content; a hover only needs a good first guess).
 func scopesFor(rel string) []string {
@@ -74,7 +74,7 @@ func scopesFor(rel string) []string {
 	return out
 }
 
-// keyDoc is a key's catalogue entry as Markdown, or "" when no scope of
+// keyDoc is a key's catalog entry as Markdown, or "" when no scope of
 // version defines it. It never shows a value from the file.
 func keyDoc(key, version string, scopes []string) string {
 	for _, scope := range scopes {
@@ -104,7 +104,7 @@ func keyDoc(key, version string, scopes []string) string {
 		if last != catalog.Newest() {
 			fmt.Fprintf(&b, "- removed after Kafka %s\n", last)
 		}
-		// The catalogue holds no documentation text: link to Kafka's.
+		// The catalog holds no documentation text: link to Kafka's.
 		fmt.Fprintf(&b, "\n[Kafka %s documentation](https://kafka.apache.org/%s/documentation.html#%sconfigs_%s)\n",
 			v, strings.ReplaceAll(v, ".", ""), anchorScope[scope], key)
 		return b.String()
@@ -199,15 +199,15 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	key, ks, vs, ok := propertiesLine(line)
 	l := p.Position.Line
 	switch {
-	case !ok && strings.TrimSpace(line[:at]) == "":
-		ks, key, ok = at, "", true
+	case !ok && strings.TrimSpace(line) == "": // a blank line: any key
+		ks, key = at, ""
 		vs = len(line) + 1
 	case !ok:
 		return nil, nil
 	}
 	if at <= ks+len(key) { // completing the key
 		prefix := line[ks:at]
-		rng := protocol.Range{Start: protocol.Position{Line: l, Character: protocol.UInteger(utf16Len(line[:ks]))}, End: p.Position}
+		rng := protocol.Range{Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks]))}, End: p.Position}
 		var items []protocol.CompletionItem
 		kind := protocol.CompletionItemKindProperty
 		for _, k := range catalog.Keys(version, scopes[0]) {
@@ -232,7 +232,7 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		return nil, nil
 	}
 	prefix := line[vs:at]
-	rng := protocol.Range{Start: protocol.Position{Line: l, Character: protocol.UInteger(utf16Len(line[:vs]))}, End: p.Position}
+	rng := protocol.Range{Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:vs]))}, End: p.Position}
 	var items []protocol.CompletionItem
 	kind := protocol.CompletionItemKindEnumMember
 	for _, v := range enumValues(entry) {
@@ -246,7 +246,7 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 var enumList = regexp.MustCompile(`^(?:\(case insensitive\) )?\[([^\]]*)\]$`)
 var enumName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
-// enumValues are the values a key accepts when the catalogue lists them
+// enumValues are the values a key accepts when the catalog lists them
 // (its validator is a list of names, or it is a boolean).
 func enumValues(k catalog.Key) []string {
 	if k.Type == "boolean" {
@@ -292,11 +292,11 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		line := lineOf(text, f.Line-1)
 		if m := didYouMean.FindStringSubmatch(f.Message); m != nil && path.Ext(rel) == ".properties" {
 			if key, ks, _, ok := propertiesLine(line); ok {
-				l := protocol.UInteger(f.Line - 1)
+				l := uint32Of(f.Line - 1)
 				edit := protocol.TextEdit{
 					Range: protocol.Range{
-						Start: protocol.Position{Line: l, Character: protocol.UInteger(utf16Len(line[:ks]))},
-						End:   protocol.Position{Line: l, Character: protocol.UInteger(utf16Len(line[:ks+len(key)]))},
+						Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks]))},
+						End:   protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks+len(key)]))},
 					},
 					NewText: m[1],
 				}
@@ -307,7 +307,7 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 			}
 		}
 		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-		at := protocol.Position{Line: protocol.UInteger(f.Line - 1)}
+		at := protocol.Position{Line: uint32Of(f.Line - 1)}
 		edit := protocol.TextEdit{
 			Range:   protocol.Range{Start: at, End: at},
 			NewText: fmt.Sprintf("%s# kafkalint:ignore %s -- reason\n", indent, f.ID),

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"github.com/kafkalint/kafkalint/loader"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kafkalint/kafkalint/lint"
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 

@@ -1,13 +1,14 @@
 // Package lsp is kafkalint's language server (`kafkalint lsp`, LSP over
 // stdio): diagnostics from the same pipeline as `kafkalint lint` (package
 // lint) with the editor's unsaved buffers overlaid, hover and completion
-// from the Kafka key catalogue (loader/catalog), and quick fixes. The
+// from the Kafka key catalog (loader/catalog), and quick fixes. The
 // protocol types and request dispatch are github.com/tliron/glsp's, the
 // transport github.com/sourcegraph/jsonrpc2 (docs/lsp.md says why).
 package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -54,7 +55,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.exited && !s.shutdown {
-		return fmt.Errorf("exit without shutdown")
+		return errors.New("exit without shutdown")
 	}
 	return nil
 }
@@ -79,12 +80,11 @@ type server struct {
 	shown    map[string]bool
 
 	// Scheduling: timer fires a lint after the debounce; cancel stops
-	// the lint in flight when a newer edit arrives; runs counts lints
-	// started (tests wait on it through lintDone).
-	timer    *time.Timer
-	cancel   context.CancelFunc
-	running  sync.WaitGroup
-	lintDone func()
+	// the lint in flight when a newer edit arrives; running counts the
+	// lints scheduled and not finished.
+	timer   *time.Timer
+	cancel  context.CancelFunc
+	running sync.WaitGroup
 }
 
 func newServer(opts Options) *server {
@@ -93,16 +93,16 @@ func newServer(opts Options) *server {
 	}
 	s := &server{opts: opts, docs: map[string]string{}, shown: map[string]bool{}, findings: map[string][]report.Finding{}}
 	s.handler = protocol.Handler{
-		Initialize:            s.initialize,
-		Initialized:           func(*glsp.Context, *protocol.InitializedParams) error { s.schedule(0); return nil },
-		Shutdown:              s.shutdownRequest,
-		Exit:                  func(*glsp.Context) error { s.mu.Lock(); s.exited = true; s.mu.Unlock(); return nil },
-		SetTrace:              func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
-		TextDocumentDidOpen:   s.didOpen,
-		TextDocumentDidChange: s.didChange,
-		TextDocumentDidSave:   func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { s.schedule(0); return nil },
-		TextDocumentDidClose:  s.didClose,
-		TextDocumentHover:     s.hover,
+		Initialize:             s.initialize,
+		Initialized:            func(*glsp.Context, *protocol.InitializedParams) error { s.schedule(0); return nil },
+		Shutdown:               s.shutdownRequest,
+		Exit:                   func(*glsp.Context) error { s.mu.Lock(); s.exited = true; s.mu.Unlock(); return nil },
+		SetTrace:               func(*glsp.Context, *protocol.SetTraceParams) error { return nil },
+		TextDocumentDidOpen:    s.didOpen,
+		TextDocumentDidChange:  s.didChange,
+		TextDocumentDidSave:    func(*glsp.Context, *protocol.DidSaveTextDocumentParams) error { s.schedule(0); return nil },
+		TextDocumentDidClose:   s.didClose,
+		TextDocumentHover:      s.hover,
 		TextDocumentCompletion: s.completion,
 		TextDocumentCodeAction: s.codeAction,
 		WorkspaceDidChangeWatchedFiles: func(*glsp.Context, *protocol.DidChangeWatchedFilesParams) error {
@@ -115,7 +115,7 @@ func newServer(opts Options) *server {
 
 // handle dispatches one message as glsp's server does, minus its logging
 // and transports (which would bring a dozen modules along).
-func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+func (s *server) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 	s.mu.Lock()
 	if s.notify == nil {
 		s.notify = func(method string, params any) { _ = conn.Notify(context.Background(), method, params) }
@@ -135,7 +135,7 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		}
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprint(err)}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: errMessage(err)}
 	case err != nil:
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: err.Error()}
 	}
@@ -231,4 +231,11 @@ func (s *server) text(rel string) string {
 	}
 	b, _ := readFile(root, rel)
 	return string(b)
+}
+
+func errMessage(err error) string {
+	if err == nil {
+		return "invalid params"
+	}
+	return err.Error()
 }

@@ -18,7 +18,7 @@ type client struct {
 	t     *testing.T
 	conn  *jsonrpc2.Conn
 	diags chan json.RawMessage // publishDiagnostics params, in order
-	done  chan error          // Serve's result
+	done  chan error           // Serve's result
 	root  string
 }
 

@@ -3,8 +3,9 @@ package lsp
 import (
 	"cmp"
 	"context"
-	"maps"
 	"errors"
+	"maps"
+	"math"
 	"net/url"
 	"os"
 	"path"
@@ -23,7 +24,7 @@ import (
 )
 
 // schedule (re)starts the debounce: the lint in flight, if any, is
-// cancelled, and a new one starts after delay unless another edit comes.
+// canceled, and a new one starts after delay unless another edit comes.
 func (s *server) schedule(delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -59,7 +60,7 @@ func (s *server) stop() {
 }
 
 // lint lints the workspace and publishes the diagnostics, unless ctx was
-// cancelled meanwhile (a newer edit's lint supersedes it).
+// canceled meanwhile (a newer edit's lint supersedes it).
 //
 // With no unsaved buffer it is exactly `kafkalint lint` of the workspace
 // folder. With unsaved buffers it lints, as in-memory sources, the files
@@ -203,7 +204,7 @@ func (s *server) publish(ctx context.Context, root string, rep *report.Report, v
 		shown[f] = true
 	}
 	s.shown = shown
-	notify, done := s.notify, s.lintDone
+	notify := s.notify
 	s.mu.Unlock()
 	slices.Sort(files)
 	for _, f := range files {
@@ -212,9 +213,6 @@ func (s *server) publish(ctx context.Context, root string, rep *report.Report, v
 			d = []protocol.Diagnostic{}
 		}
 		notify(protocol.ServerTextDocumentPublishDiagnostics, protocol.PublishDiagnosticsParams{URI: fileURI(root, f), Diagnostics: d})
-	}
-	if done != nil {
-		done()
 	}
 }
 
@@ -265,16 +263,16 @@ func (s *server) lineRange(file string, line, column int) protocol.Range {
 	if column > 1 {
 		start = utf16Len(text[:min(column-1, len(text))])
 	}
-	l := protocol.UInteger(line - 1)
+	l := uint32Of(line - 1)
 	return protocol.Range{
-		Start: protocol.Position{Line: l, Character: protocol.UInteger(start)},
-		End:   protocol.Position{Line: l, Character: protocol.UInteger(utf16Len(text))},
+		Start: protocol.Position{Line: l, Character: uint32Of(start)},
+		End:   protocol.Position{Line: l, Character: uint32Of(utf16Len(text))},
 	}
 }
 
 // lineOf is line n (0-based) of text, without its line break.
 func lineOf(text string, n int) string {
-	for i := 0; i < n; i++ {
+	for range n {
 		j := strings.IndexByte(text, '\n')
 		if j < 0 {
 			return ""
@@ -351,3 +349,7 @@ func readFile(root, rel string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 }
 
+// uint32Of is a line or character number as LSP's unsigned integer.
+func uint32Of(n int) protocol.UInteger {
+	return protocol.UInteger(min(max(n, 0), math.MaxUint32))
+}
