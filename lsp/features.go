@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -45,6 +46,41 @@ func propertiesLine(line string) (key string, keyStart, valueStart int, ok bool)
 		valueStart++
 	}
 	return line[keyStart:end], keyStart, valueStart, true
+}
+
+// keyAt is the Kafka key written where the byte offset at of line is,
+// when the line sets one: a .properties line; in the other formats a YAML
+// mapping key (Strimzi and Helm config), a `- NAME=value` list item or
+// .env line, a Terraform map key or heredoc line (MSK server_properties).
+// Compose and Helm environment variables (KAFKA_CFG_LOG_RETENTION_MS,
+// KAFKA_LOG_RETENTION_MS) are mapped to the key the images derive. The
+// caller checks the catalog: a name it does not define shows nothing.
+func keyAt(rel, line string, at int) (string, bool) {
+	if path.Ext(rel) == ".properties" {
+		key, ks, _, ok := propertiesLine(line)
+		return key, ok && at >= ks && at <= ks+len(key)
+	}
+	m := otherKey.FindStringSubmatchIndex(line)
+	if m == nil || at < m[2] || at > m[3] {
+		return "", false
+	}
+	return envKey(line[m[2]:m[3]]), true
+}
+
+var otherKey = regexp.MustCompile(`^\s*(?:-\s+)?["']?([A-Za-z0-9_.-]+)["']?\s*[:=]`)
+
+// envKey is the Kafka key an image derives from an environment variable
+// (Bitnami KAFKA_CFG_*: '_' is '.'; Apache and Confluent KAFKA_*: '___'
+// is '-', '__' is '_', '_' is '.'), or name itself when it is none.
+func envKey(name string) string {
+	if rest, ok := strings.CutPrefix(name, "KAFKA_CFG_"); ok {
+		return strings.ToLower(strings.ReplaceAll(rest, "_", "."))
+	}
+	if rest, ok := strings.CutPrefix(name, "KAFKA_"); ok {
+		r := strings.NewReplacer("___", "-", "__", "_", "_", ".")
+		return strings.ToLower(r.Replace(rest))
+	}
+	return name
 }
 
 // scopesFor are the catalog scopes a .properties file's keys are looked
@@ -137,19 +173,14 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	}
 	line := lineOf(s.text(rel), int(p.Position.Line))
 	s.mu.Lock()
-	version := s.version
+	version := cmp.Or(s.version, catalog.Newest()) // before the first lint
 	findings := s.onLine(rel, int(p.Position.Line)+1)
 	rules := s.rules
 	s.mu.Unlock()
 	var parts []string
-	if path.Ext(rel) == ".properties" {
-		if key, ks, _, ok := propertiesLine(line); ok {
-			at := byteOffset(line, int(p.Position.Character))
-			if at >= ks && at <= ks+len(key) {
-				if d := keyDoc(key, version, scopesFor(rel)); d != "" {
-					parts = append(parts, d)
-				}
-			}
+	if key, ok := keyAt(rel, line, byteOffset(line, int(p.Position.Character))); ok {
+		if d := keyDoc(key, version, scopesFor(rel)); d != "" {
+			parts = append(parts, d)
 		}
 	}
 	for _, f := range findings {
@@ -190,11 +221,8 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	line := lineOf(s.text(rel), int(p.Position.Line))
 	at := byteOffset(line, int(p.Position.Character))
 	s.mu.Lock()
-	version := s.version
+	version := cmp.Or(s.version, catalog.Newest()) // before the first lint
 	s.mu.Unlock()
-	if version == "" {
-		version = catalog.Newest()
-	}
 	scopes := scopesFor(rel)
 	key, ks, vs, ok := propertiesLine(line)
 	l := p.Position.Line

@@ -78,3 +78,41 @@ func TestCodeActions(t *testing.T) {
 		t.Errorf("code actions:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestKeyAt(t *testing.T) {
+	for _, tc := range []struct {
+		file, line string
+		at         int
+		want       string
+	}{
+		{"server.properties", "log.retention.hours=168", 3, "log.retention.hours"},
+		{"server.properties", "log.retention.hours=168", 21, ""}, // on the value
+		{"strimzi/kafka.yaml", "      log.retention.hours: 168", 8, "log.retention.hours"},
+		{"docker-compose.yml", "      KAFKA_CFG_LOG_RETENTION_HOURS: \"168\"", 10, "log.retention.hours"},
+		{"docker-compose.yml", "      - KAFKA_LOG_RETENTION_HOURS=168", 12, "log.retention.hours"},
+		{"docker-compose.yml", "      KAFKA_CONFLUENT_SUPPORT__METRICS___X: 1", 8, "confluent.support_metrics-x"},
+		{"main.tf", "    auto.create.topics.enable=true", 6, "auto.create.topics.enable"},
+		{"main.tf", `    "cleanup.policy" = "compact"`, 6, "cleanup.policy"},
+		{"main.tf", "  server_properties = <<-EOT", 30, ""},
+	} {
+		got, ok := keyAt(tc.file, tc.line, tc.at)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("keyAt(%s, %q, %d) = %q, want %q", tc.file, tc.line, tc.at, got, tc.want)
+		}
+	}
+}
+
+func TestHoverCompose(t *testing.T) {
+	compose := "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    environment:\n      KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE: \"true\"\n"
+	c := start(t, time.Millisecond, map[string]string{"dev/docker-compose.yml": compose})
+	c.initialize()
+	got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("dev/docker-compose.yml")), "position": pos(4, 10)})
+	want := `{"contents":{"kind":"markdown","value":"**auto.create.topics.enable** — broker configuration, Kafka 4.3\n\n- type: boolean\n- default: ` +
+		"`true`" + `\n\n[Kafka 4.3 documentation](https://kafka.apache.org/43/documentation.html#brokerconfigs_auto.create.topics.enable)\n"}}`
+	if got != want {
+		t.Errorf("hover:\n got %s\nwant %s", got, want)
+	}
+}
