@@ -31,13 +31,7 @@ func start(t *testing.T, debounce time.Duration, files map[string]string) *clien
 	t.Helper()
 	root := t.TempDir()
 	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		writeAll(t, root, name, text)
 	}
 	sr, cw := io.Pipe()
 	cr, sw := io.Pipe()
@@ -131,4 +125,14 @@ func writeFile(t *testing.T, root, name, text string) {
 	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(name)), []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeAll writes a file of the workspace, creating its directory.
+func writeAll(t *testing.T, root, name, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, name, text)
 }
