@@ -87,14 +87,12 @@ func TestDebounce(t *testing.T) {
 }
 
 func TestRelatedInformation(t *testing.T) {
-	s := newServer(Options{})
-	s.root = "/ws"
-	s.docs["a.properties"] = "a=1\nbb=ccc\n"
+	texts := map[string]string{"a.properties": "a=1\nbb=ccc\n"}
 	f := report.Finding{
 		ID: "KFK3001", Slug: "s", Severity: report.Warning, Message: "m", File: "a.properties", Line: 2, Column: 3,
 		Related: []report.Location{{File: "b/c.properties", Line: 4}},
 	}
-	d := s.diagnostic("/ws", f)
+	d := diagnostic("/ws", f, func(file string) string { return texts[file] })
 	if len(d.RelatedInformation) != 1 {
 		t.Fatalf("related = %+v", d.RelatedInformation)
 	}
@@ -104,5 +102,32 @@ func TestRelatedInformation(t *testing.T) {
 	}
 	if d.Range.Start.Line != 1 || d.Range.Start.Character != 2 || d.Range.End.Character != 6 {
 		t.Errorf("range = %+v, want line 1 characters 2 to 6", d.Range)
+	}
+}
+
+// TestNoSecretShown: diagnostics and hovers on lines that hold secrets
+// (the rules fire on them) never show the secret values.
+func TestNoSecretShown(t *testing.T) {
+	c := start(t, time.Millisecond, map[string]string{"prod/server.properties": broker})
+	c.initialize()
+	open(c, "prod/server.properties", broker)
+	c.nextDiagnostics()
+	secrets := broker +
+		"ssl.keystore.password=MARK-SECRET-1\n" +
+		`listener.name.internal.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="MARK-SECRET-2";` + "\n" +
+		"ssl.keystore.password=MARK-SECRET-3\n"
+	change(c, "prod/server.properties", secrets, 2)
+	got := c.nextDiagnostics()
+	for line := 6; line <= 8; line++ {
+		if !strings.Contains(got, `"line":`+string(rune('0'+line))+`},"start"`) {
+			t.Errorf("no diagnostic on secret line %d (the test needs the rules to fire there):\n%s", line+1, got)
+		}
+		h := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("prod/server.properties")), "position": pos(line, 1)})
+		if strings.Contains(h, "MARK-SECRET") {
+			t.Errorf("hover on line %d shows a secret:\n%s", line+1, h)
+		}
+	}
+	if strings.Contains(got, "MARK-SECRET") {
+		t.Errorf("diagnostics show a secret:\n%s", got)
 	}
 }

@@ -77,7 +77,9 @@ func (s *server) lint(ctx context.Context) {
 	if s.opts.Configure != nil {
 		var err error
 		if opts, err = s.opts.Configure(ctx, root); err != nil {
-			s.logError("kafkalint: " + err.Error())
+			if ctx.Err() == nil { // else superseded: nothing to say
+				s.logError("kafkalint: " + err.Error())
+			}
 			return
 		}
 	}
@@ -168,15 +170,24 @@ func sourceRel(abs string) string {
 func (s *server) publish(ctx context.Context, root string, rep *report.Report, version string, linted []string) {
 	byFile := map[string][]protocol.Diagnostic{}
 	findings := map[string][]report.Finding{}
+	texts := map[string]string{} // each file is read once, not once per finding
+	text := func(file string) string {
+		t, ok := texts[file]
+		if !ok {
+			t = s.text(file)
+			texts[file] = t
+		}
+		return t
+	}
 	for _, f := range rep.Findings {
-		byFile[f.File] = append(byFile[f.File], s.diagnostic(root, f))
+		byFile[f.File] = append(byFile[f.File], diagnostic(root, f, text))
 		findings[f.File] = append(findings[f.File], f)
 	}
 	for _, e := range rep.Errors {
 		if e.File == "." || e.File == "" {
 			continue
 		}
-		byFile[e.File] = append(byFile[e.File], s.errorDiagnostic(e))
+		byFile[e.File] = append(byFile[e.File], errorDiagnostic(e, text))
 	}
 	rules := map[string]report.Rule{}
 	for _, r := range rep.Rules {
@@ -224,11 +235,11 @@ var severities = map[string]protocol.DiagnosticSeverity{
 
 // diagnostic is a finding as LSP shows it. Its message is the report's,
 // which never holds a sensitive value (the rules print key names only).
-func (s *server) diagnostic(root string, f report.Finding) protocol.Diagnostic {
+func diagnostic(root string, f report.Finding, text func(file string) string) protocol.Diagnostic {
 	sev := severities[f.Severity]
 	source := "kafkalint"
 	d := protocol.Diagnostic{
-		Range:    s.lineRange(f.File, f.Line, f.Column),
+		Range:    lineRange(text(f.File), f.Line, f.Column),
 		Severity: &sev,
 		Code:     &protocol.IntegerOrString{Value: f.ID},
 		Source:   &source,
@@ -239,26 +250,27 @@ func (s *server) diagnostic(root string, f report.Finding) protocol.Diagnostic {
 	}
 	for _, r := range f.Related {
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: fileURI(root, r.File), Range: s.lineRange(r.File, r.Line, r.Column)},
+			Location: protocol.Location{URI: fileURI(root, r.File), Range: lineRange(text(r.File), r.Line, r.Column)},
 			Message:  "related: " + f.ID,
 		})
 	}
 	return d
 }
 
-func (s *server) errorDiagnostic(e report.LoadError) protocol.Diagnostic {
+func errorDiagnostic(e report.LoadError, text func(file string) string) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityError
 	source := "kafkalint"
-	return protocol.Diagnostic{Range: s.lineRange(e.File, max(e.Line, 1), e.Column), Severity: &sev, Source: &source, Message: e.Message}
+	return protocol.Diagnostic{Range: lineRange(text(e.File), max(e.Line, 1), e.Column), Severity: &sev, Source: &source, Message: e.Message}
 }
 
 // lineRange is the range from a finding's column (its line's start when
-// unknown) to its line's end, in UTF-16 code units as LSP counts.
-func (s *server) lineRange(file string, line, column int) protocol.Range {
+// unknown) to its line's end in a file's text, in UTF-16 code units as
+// LSP counts.
+func lineRange(file string, line, column int) protocol.Range {
 	if line < 1 {
 		line = 1
 	}
-	text := lineOf(s.text(file), line-1)
+	text := lineOf(file, line-1)
 	start := 0
 	if column > 1 {
 		start = utf16Len(text[:min(column-1, len(text))])
