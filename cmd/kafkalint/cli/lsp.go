@@ -25,7 +25,8 @@ func newLSP(_ Streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			err := lsp.Serve(cmd.Context(), stdio{}, lsp.Options{Configure: lspConfigure(p)})
 			if err != nil {
-				return &exitError{code: ExitError, err: err}
+				// LSP: exit without shutdown ends the server with code 1.
+				return &exitError{code: 1, err: err}
 			}
 			return nil
 		},
