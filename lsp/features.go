@@ -61,7 +61,7 @@ func keyAt(rel, line string, at int) (string, bool) {
 		return key, ok && at >= ks && at <= ks+len(key)
 	}
 	m := otherKey.FindStringSubmatchIndex(line)
-	if m == nil || at < m[2] || at > m[3] {
+	if len(m) < 4 || at < m[2] || at > m[3] {
 		return "", false
 	}
 	return envKey(line[m[2]:m[3]]), true

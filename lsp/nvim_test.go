@@ -10,18 +10,18 @@ import (
 	"time"
 )
 
-// The test binary is also the server Neovim starts: with this variable
-// set it serves LSP on stdin/stdout instead of running tests.
+// The test binary is also the server Neovim starts: run as
+// `lsp.test -test.run=^TestServeStdio$` with this variable set,
+// TestServeStdio serves LSP on stdin/stdout.
 const serveEnv = "KAFKALINT_LSP_TEST_SERVE"
 
-func TestMain(m *testing.M) {
-	if os.Getenv(serveEnv) == "1" {
-		if err := Serve(context.Background(), stdio{}, Options{}); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
+func TestServeStdio(t *testing.T) {
+	if os.Getenv(serveEnv) != "1" {
+		t.Skip("only the server TestNeovim starts")
 	}
-	os.Exit(m.Run())
+	if err := Serve(context.Background(), stdio{}, Options{}); err != nil {
+		t.Error(err)
+	}
 }
 
 type stdio struct{}
@@ -36,7 +36,7 @@ func (stdio) Close() error                { return os.Stdin.Close() }
 const nvimScript = `
 local out = {}
 local id = vim.lsp.start_client({
-  cmd = { vim.env.SERVER }, cmd_env = { ` + serveEnv + ` = "1" }, root_dir = vim.env.WS,
+  cmd = { vim.env.SERVER, "-test.run=^TestServeStdio$" }, cmd_env = { ` + serveEnv + ` = "1" }, root_dir = vim.env.WS,
 })
 vim.cmd('edit ' .. vim.env.WS .. '/prod/server.properties')
 vim.lsp.buf_attach_client(0, id)
@@ -105,7 +105,7 @@ func TestNeovim(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("Neovim saw:\n%s\nwant:\n%s", got, want)
 	}
-	if b, _ := os.ReadFile(filepath.Join(ws, "prod/server.properties")); !strings.Contains(string(b), "log.retention.hours=5\n") {
+	if b, _ := os.ReadFile(filepath.Join(ws, "prod", "server.properties")); !strings.Contains(string(b), "log.retention.hours=5\n") {
 		t.Errorf("the fix was not saved:\n%s", b)
 	}
 }
