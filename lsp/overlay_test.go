@@ -2,10 +2,13 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -68,4 +71,60 @@ func besideFiles(dir string) bool {
 		}
 	}
 	return false
+}
+
+// TestDiagnosticsEveryFormat: a client whose workspace is examples/ gets,
+// per file, exactly the findings of `kafkalint lint examples/`: every
+// format, cross-file findings in the file they anchor to.
+func TestDiagnosticsEveryFormat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lints examples/ twice (seconds)")
+	}
+	root, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lint.Run(context.Background(), []string{root}, lint.Options{Load: loaderDir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{}
+	for _, f := range rep.Findings {
+		want[f.File] = append(want[f.File], fmt.Sprintf("%d:%s", f.Line, f.ID))
+	}
+	c := start(t, time.Millisecond, nil)
+	c.root = root
+	c.initialize()
+	c.notify("initialized", map[string]any{})
+	got := map[string][]string{}
+	for range want { // one publish per file with findings
+		var p struct {
+			URI         string `json:"uri"`
+			Diagnostics []struct {
+				Code  string `json:"code"`
+				Range struct {
+					Start struct{ Line int } `json:"start"`
+				} `json:"range"`
+			} `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(c.nextDiagnostics()), &p); err != nil {
+			t.Fatal(err)
+		}
+		file := strings.TrimPrefix(p.URI, "ROOT/")
+		for _, d := range p.Diagnostics {
+			got[file] = append(got[file], fmt.Sprintf("%d:%s", d.Range.Start.Line+1, d.Code))
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kafkalint lint (-) and the diagnostics (+) differ:\n%s", diff)
+	}
+	formats := map[string]bool{}
+	for f := range got {
+		formats[filepath.Ext(f)] = true
+	}
+	for _, ext := range []string{".properties", ".yaml", ".yml", ".tf"} {
+		if !formats[ext] {
+			t.Errorf("no diagnostics in a %s file: %v", ext, formats)
+		}
+	}
 }
