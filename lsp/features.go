@@ -294,11 +294,14 @@ func enumValues(k catalog.Key) []string {
 	return vals
 }
 
+// removedKeyRule is removed-key, whose fix is deleting the key.
+const removedKeyRule = "KFK9006"
+
 var didYouMean = regexp.MustCompile(`did you mean ([A-Za-z0-9_.-]+)\?`)
 
 // codeAction offers, for each finding on the lines of the range, a
-// directive that ignores it and, for a misspelled key, the key the
-// finding suggests. Findings come from the last lint, not from the
+// directive that ignores it and, in .properties, for a misspelled key the
+// key the finding suggests, for a removed key its deletion. Findings come from the last lint, not from the
 // request's diagnostics: glsp cannot decode a diagnostic's code.
 func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
 	rel, ok := s.rel(p.TextDocument.URI)
@@ -330,6 +333,19 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 				}
 				out = append(out, protocol.CodeAction{
 					Title: fmt.Sprintf("Replace %s with %s", key, m[1]), Kind: &quickfix,
+					Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{uri: {edit}}},
+				})
+			}
+		}
+		if f.ID == removedKeyRule && path.Ext(rel) == ".properties" {
+			// Kafka names no replacement for the keys it removed (the
+			// catalog holds none; 0.8 client keys are unknown keys with a
+			// suggestion): the rule's fix is deleting the line.
+			if key, _, _, ok := propertiesLine(line); ok {
+				l := uint32Of(f.Line - 1)
+				edit := protocol.TextEdit{Range: protocol.Range{Start: protocol.Position{Line: l}, End: protocol.Position{Line: l + 1}}}
+				out = append(out, protocol.CodeAction{
+					Title: "Remove " + key + " (removed from Kafka)", Kind: &quickfix,
 					Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{uri: {edit}}},
 				})
 			}

@@ -116,3 +116,22 @@ func TestHoverCompose(t *testing.T) {
 		t.Errorf("hover:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestCodeActionRemovedKey(t *testing.T) {
+	c := start(t, time.Millisecond, map[string]string{"prod/server.properties": broker + "log.message.format.version=3.0\n"})
+	c.initialize()
+	c.notify("initialized", map[string]any{})
+	if d := c.nextDiagnostics(); !strings.Contains(d, `"code":"KFK9006"`) {
+		t.Fatalf("no removed-key finding: %s", d)
+	}
+	uri := c.uri("prod/server.properties")
+	got := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": doc(uri), "range": map[string]any{"start": pos(6, 3), "end": pos(6, 3)},
+		"context": map[string]any{"diagnostics": []any{}},
+	})
+	want := `{"title":"Remove log.message.format.version (removed from Kafka)","kind":"quickfix","edit":{"changes":{"` + uri +
+		`":[{"range":{"start":{"line":6,"character":0},"end":{"line":7,"character":0}},"newText":""}]}}}`
+	if !strings.HasPrefix(got, "["+want+",") {
+		t.Errorf("code actions:\n got %s\nwant first %s", got, want)
+	}
+}
