@@ -78,7 +78,7 @@ func newRoot(s Streams) *cobra.Command {
 	}
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
-	root.AddCommand(newLint(s), newAudit(s), newInspect(s), newRules(s), newExplain(s), newTest(s), newNewRule(s), newConfigCmd(s), newVersion(s))
+	root.AddCommand(newLint(s), newAudit(s), newInspect(s), newRules(s), newExplain(s), newTest(s), newNewRule(s), newConfigCmd(s), newVersion(s), newLSP(s))
 	versionFlag(root)
 	return root
 }

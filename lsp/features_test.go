@@ -1,0 +1,137 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func pos(line, char int) map[string]any { return map[string]any{"line": line, "character": char} }
+
+// ready is a client whose workspace has been linted with the buffer
+// open and edited to hold a misspelled key on line 7.
+func ready(t *testing.T) *client {
+	t.Helper()
+	c := start(t, time.Millisecond, map[string]string{"prod/server.properties": broker})
+	c.initialize()
+	open(c, "prod/server.properties", broker)
+	c.nextDiagnostics()
+	change(c, "prod/server.properties", broker+"log.retention.hour=5\ncompression.type=zs\n", 2)
+	c.nextDiagnostics()
+	return c
+}
+
+func TestHoverKey(t *testing.T) {
+	c := ready(t)
+	got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("prod/server.properties")), "position": pos(4, 3)})
+	want := `{"contents":{"kind":"markdown","value":"**controlled.shutdown.enable** — broker configuration, Kafka 4.3\n\n- type: boolean\n- default: ` +
+		"`true`" + `\n\n[Kafka 4.3 documentation](https://kafka.apache.org/43/documentation.html#brokerconfigs_controlled.shutdown.enable)\n"}}`
+	if got != want {
+		t.Errorf("hover:\n got %s\nwant %s", got, want)
+	}
+	// On the value, not the key: no key documentation, and no finding there.
+	if got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("prod/server.properties")), "position": pos(4, 29)}); got != "null" {
+		t.Errorf("hover on a value = %s, want null", got)
+	}
+}
+
+func TestHoverFinding(t *testing.T) {
+	c := ready(t)
+	got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("prod/server.properties")), "position": pos(6, 19)})
+	for _, want := range []string{
+		`**KFK9004** unknown-key (warning)`,
+		`did you mean log.retention.hours?`,
+		`# KFK9004 unknown-key`, // the rule's page
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hover on the finding lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	c := ready(t)
+	uri := c.uri("prod/server.properties")
+	got := c.call("textDocument/completion", map[string]any{"textDocument": doc(uri), "position": pos(7, 19)})
+	want := `[{"label":"zstd","kind":20,"textEdit":{"range":{"start":{"line":7,"character":17},"end":{"line":7,"character":19}},"newText":"zstd"}}]`
+	if got != want {
+		t.Errorf("value completion:\n got %s\nwant %s", got, want)
+	}
+	got = c.call("textDocument/completion", map[string]any{"textDocument": doc(uri), "position": pos(4, 25)})
+	if !strings.HasPrefix(got, `[{"label":"controlled.shutdown.enable","kind":10,"detail":"boolean","documentation":{"kind":"markdown","value":"**controlled.shutdown.enable**`) ||
+		!strings.Contains(got, `"textEdit":{"range":{"start":{"line":4,"character":0},"end":{"line":4,"character":25}},"newText":"controlled.shutdown.enable"}`) {
+		t.Errorf("key completion of controlled.shutdown.:\n%s", got)
+	}
+}
+
+func TestCodeActions(t *testing.T) {
+	c := ready(t)
+	uri := c.uri("prod/server.properties")
+	got := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": doc(uri), "range": map[string]any{"start": pos(6, 0), "end": pos(6, 0)},
+		"context": map[string]any{"diagnostics": []any{}},
+	})
+	u := `"` + uri + `"`
+	want := `[{"title":"Replace log.retention.hour with log.retention.hours","kind":"quickfix","edit":{"changes":{` + u + `:[{"range":{"start":{"line":6,"character":0},"end":{"line":6,"character":18}},"newText":"log.retention.hours"}]}}},` +
+		`{"title":"Ignore KFK9004 on this line (kafkalint:ignore)","kind":"quickfix","edit":{"changes":{` + u + `:[{"range":{"start":{"line":6,"character":0},"end":{"line":6,"character":0}},"newText":"# kafkalint:ignore KFK9004 -- reason\n"}]}}}]`
+	if got != want {
+		t.Errorf("code actions:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestKeyAt(t *testing.T) {
+	for _, tc := range []struct {
+		file, line string
+		at         int
+		want       string
+	}{
+		{"server.properties", "log.retention.hours=168", 3, "log.retention.hours"},
+		{"server.properties", "log.retention.hours=168", 21, ""}, // on the value
+		{"strimzi/kafka.yaml", "      log.retention.hours: 168", 8, "log.retention.hours"},
+		{"docker-compose.yml", "      KAFKA_CFG_LOG_RETENTION_HOURS: \"168\"", 10, "log.retention.hours"},
+		{"docker-compose.yml", "      - KAFKA_LOG_RETENTION_HOURS=168", 12, "log.retention.hours"},
+		{"docker-compose.yml", "      KAFKA_CONFLUENT_SUPPORT__METRICS___X: 1", 8, "confluent.support_metrics-x"},
+		{"main.tf", "    auto.create.topics.enable=true", 6, "auto.create.topics.enable"},
+		{"main.tf", `    "cleanup.policy" = "compact"`, 6, "cleanup.policy"},
+		{"main.tf", "  server_properties = <<-EOT", 30, ""},
+	} {
+		got, ok := keyAt(tc.file, tc.line, tc.at)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("keyAt(%s, %q, %d) = %q, want %q", tc.file, tc.line, tc.at, got, tc.want)
+		}
+	}
+}
+
+func TestHoverCompose(t *testing.T) {
+	compose := "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    environment:\n      KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE: \"true\"\n"
+	c := start(t, time.Millisecond, map[string]string{"dev/docker-compose.yml": compose})
+	c.initialize()
+	got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("dev/docker-compose.yml")), "position": pos(4, 10)})
+	want := `{"contents":{"kind":"markdown","value":"**auto.create.topics.enable** — broker configuration, Kafka 4.3\n\n- type: boolean\n- default: ` +
+		"`true`" + `\n\n[Kafka 4.3 documentation](https://kafka.apache.org/43/documentation.html#brokerconfigs_auto.create.topics.enable)\n"}}`
+	if got != want {
+		t.Errorf("hover:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestCodeActionRemovedKey(t *testing.T) {
+	c := start(t, time.Millisecond, map[string]string{"prod/server.properties": broker + "log.message.format.version=3.0\n"})
+	c.initialize()
+	c.notify("initialized", map[string]any{})
+	if d := c.nextDiagnostics(); !strings.Contains(d, `"code":"KFK9006"`) {
+		t.Fatalf("no removed-key finding: %s", d)
+	}
+	uri := c.uri("prod/server.properties")
+	got := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": doc(uri), "range": map[string]any{"start": pos(6, 3), "end": pos(6, 3)},
+		"context": map[string]any{"diagnostics": []any{}},
+	})
+	want := `{"title":"Remove log.message.format.version (removed from Kafka)","kind":"quickfix","edit":{"changes":{"` + uri +
+		`":[{"range":{"start":{"line":6,"character":0},"end":{"line":7,"character":0}},"newText":""}]}}}`
+	if !strings.HasPrefix(got, "["+want+",") {
+		t.Errorf("code actions:\n got %s\nwant first %s", got, want)
+	}
+}

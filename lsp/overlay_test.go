@@ -1,0 +1,130 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/lint"
+	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/report"
+)
+
+// TestOverlaySameAsDisk: with no buffer changed, the in-memory lint of an
+// unsaved workspace reports what `kafkalint lint` reports on disk, for
+// every format of examples/ — except in the directories where an adapter
+// reads a file beside the one it loads (a compose .env, terraform.tfvars,
+// a chart's Chart.yaml): loader.LoadSources reads nothing beside a source
+// (docs/lsp.md, Limits), so those findings can differ.
+func TestOverlaySameAsDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lints examples/ twice (seconds)")
+	}
+	root, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	disk, err := lint.Run(ctx, []string{root}, lint.Options{Load: loaderDir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := lint.Run(ctx, nil, lint.Options{Load: loaderDir(root), Sources: overlay(root, disk.Linted, nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(summary(root, disk), summary(root, mem)); diff != "" {
+		t.Errorf("disk (-) and in-memory (+) lints differ:\n%s", diff)
+	}
+}
+
+func summary(root string, rep *report.Report) []string {
+	var out []string
+	for _, f := range rep.Findings {
+		if besideFiles(filepath.Join(root, filepath.Dir(f.File))) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.ID, f.Message))
+	}
+	for _, e := range rep.Errors {
+		out = append(out, e.Error())
+	}
+	return out
+}
+
+func loaderDir(root string) (o loaderOptions) { o.Dir = root; return o }
+
+type loaderOptions = loader.Options
+
+// besideFiles is whether dir holds a file an adapter reads beside another.
+func besideFiles(dir string) bool {
+	for _, name := range []string{".env", "terraform.tfvars", "Chart.yaml"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDiagnosticsEveryFormat: a client whose workspace is examples/ gets,
+// per file, exactly the findings of `kafkalint lint examples/`: every
+// format, cross-file findings in the file they anchor to.
+func TestDiagnosticsEveryFormat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lints examples/ twice (seconds)")
+	}
+	root, err := filepath.Abs("../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lint.Run(context.Background(), []string{root}, lint.Options{Load: loaderDir(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{}
+	for _, f := range rep.Findings {
+		want[f.File] = append(want[f.File], fmt.Sprintf("%d:%s", f.Line, f.ID))
+	}
+	c := start(t, time.Millisecond, nil)
+	c.root = root
+	c.initialize()
+	c.notify("initialized", map[string]any{})
+	got := map[string][]string{}
+	for range want { // one publish per file with findings
+		var p struct {
+			URI         string `json:"uri"`
+			Diagnostics []struct {
+				Code  string `json:"code"`
+				Range struct {
+					Start struct{ Line int } `json:"start"`
+				} `json:"range"`
+			} `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(c.nextDiagnostics()), &p); err != nil {
+			t.Fatal(err)
+		}
+		file := strings.TrimPrefix(p.URI, "ROOT/")
+		for _, d := range p.Diagnostics {
+			got[file] = append(got[file], fmt.Sprintf("%d:%s", d.Range.Start.Line+1, d.Code))
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kafkalint lint (-) and the diagnostics (+) differ:\n%s", diff)
+	}
+	formats := map[string]bool{}
+	for f := range got {
+		formats[filepath.Ext(f)] = true
+	}
+	for _, ext := range []string{".properties", ".yaml", ".yml", ".tf"} {
+		if !formats[ext] {
+			t.Errorf("no diagnostics in a %s file: %v", ext, formats)
+		}
+	}
+}
