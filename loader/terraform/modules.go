@@ -229,7 +229,7 @@ func (m *module) topic(u *unit) *Topic {
 			if id, ok := attributes(kc.Body)["id"]; ok {
 				v := m.eval(id.Expr, u.ctx, 0)
 				if refs := refsIn(v); len(refs) == 1 {
-					t.Group = "terraform " + m.dir() + " " + refs[0]
+					t.Group = m.groupOf(refs[0])
 				} else if s := m.value(id, u.ctx); s != nil && !s.Unknown {
 					t.Group = "confluent cluster " + s.Text
 				}
@@ -240,10 +240,10 @@ func (m *module) topic(u *unit) *Topic {
 		t.ReplicationFactor = m.value(first("replication_factor"), u.ctx)
 		t.Partitions = m.value(first("partition_count"), u.ctx)
 		t.Config = m.configMap(first("configs"), u.ctx)
-		t.Group = "terraform " + m.dir() + " " + u.id
+		t.Group = m.groupOf(u.id)
 		if a := first("cluster_arn"); a != nil {
 			if refs := refsIn(m.eval(a.Expr, u.ctx, 0)); len(refs) == 1 {
-				t.Group = "terraform " + m.dir() + " " + refs[0]
+				t.Group = m.groupOf(refs[0])
 			}
 		}
 	}
@@ -277,7 +277,7 @@ func (m *module) providerGroup(u *unit, local string, serverAttrs ...string) str
 		}
 	}
 	p, ok := resolve(candidates, u.src, func(p *provider) *source { return p.src })
-	group := "terraform " + m.dir() + " provider." + addr
+	group := m.groupOf(m.prefix + "provider." + addr)
 	if !ok {
 		return group
 	}
@@ -287,7 +287,7 @@ func (m *module) providerGroup(u *unit, local string, serverAttrs ...string) str
 	for _, attr := range serverAttrs {
 		if a, ok := p.attrs[attr]; ok {
 			if refs := refsIn(m.eval(a.Expr, m.ctx(p.src), 0)); len(refs) == 1 {
-				return "terraform " + m.dir() + " " + refs[0]
+				return m.groupOf(refs[0])
 			}
 		}
 	}
