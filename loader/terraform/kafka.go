@@ -271,6 +271,7 @@ func (m *module) extract(res *Result) {
 		}
 		b.BrokerCount = m.number(u.attrs["number_of_broker_nodes"], u.ctx, typeMSKCluster+".number_of_broker_nodes")
 		b.KafkaVersion = m.value(u.attrs["kafka_version"], u.ctx)
+		b.Sources = m.sourcesOf(b.File, u.ctx, u.attrs["number_of_broker_nodes"], u.attrs["kafka_version"])
 		b.Environment = m.environment(u.attrs["tags"], u.ctx)
 		b.Attributes = m.flatten(u.body, u.ctx, "encryption_info", "client_authentication", "broker_node_group_info")
 		for _, g := range blocks(u.body, "broker_node_group_info") {
@@ -370,6 +371,29 @@ func (m *module) mapProperties(v cty.Value, expr hcl.Expression) (Properties, *d
 func mustParse(b *textBuilder, fallback doc.Location) (Properties, *doc.Error) {
 	props, _, err := b.parse("server properties", fallback)
 	return props, err
+}
+
+// sourcesOf are the files other than file that the values of attrs are
+// written in (their origins: a variable's default, a tfvars assignment, a
+// local), sorted.
+func (m *module) sourcesOf(file string, ctx *hcl.EvalContext, attrs ...*hcl.Attribute) []string {
+	var out []string
+	for _, a := range attrs {
+		if a == nil {
+			continue
+		}
+		_, marks := m.eval(a.Expr, ctx, 0).UnmarkDeep()
+		for mk := range marks {
+			if o, ok := mk.(*origin); ok && o.pos.File != "" && o.pos.File != file {
+				out = append(out, o.pos.File)
+			}
+		}
+		if a.Range.Filename != file {
+			out = append(out, a.Range.Filename)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // number evaluates a whole-number attribute.

@@ -121,10 +121,16 @@ func (m *module) follow(c *moduleCall, res *Result) {
 		m.budget = child.budget
 		at := m.pos(c.block.DefRange)
 		for _, b := range sub.Brokers {
+			b.Sources = append(b.Sources, b.File) // where the called module declares it
+			slices.Sort(b.Sources)
+			b.Sources = slices.DeleteFunc(slices.Compact(b.Sources), func(f string) bool { return f == c.src.name })
 			b.File, b.Loc = c.src.name, at
 			b.UnknownMultiplicity = b.UnknownMultiplicity || in.unknown
 		}
 		for _, t := range sub.Topics {
+			if t.File != c.src.name && !slices.Contains(t.Sources, t.File) {
+				t.Sources = append(t.Sources, t.File)
+			}
 			t.File, t.Loc = c.src.name, at
 			t.UnknownMultiplicity = t.UnknownMultiplicity || in.unknown
 		}

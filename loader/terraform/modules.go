@@ -118,6 +118,7 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 			}
 		}
 		b.KafkaVersion = m.value(c.attrs["kafka_version"], ictx)
+		b.Sources = m.sourcesOf(b.File, ictx, c.attrs["number_of_broker_nodes"], c.attrs["broker_per_zone"], c.attrs["kafka_version"])
 		b.Environment = m.environment(c.attrs["tags"], ictx)
 		for _, t := range topics {
 			t.Environment = b.Environment // the module's topics are the cluster's
