@@ -98,7 +98,10 @@ func (m *module) follow(c *moduleCall, res *Result) {
 	}
 	for _, in := range m.expand("module."+c.name, c.attrs, ctx) {
 		if *m.followed >= maxInstances {
-			fail(fmt.Sprintf("more than %d local module instances under one root module", maxInstances))
+			if *m.followed == maxInstances { // reported once, where it was hit
+				*m.followed++
+				fail(fmt.Sprintf("more than %d local module instances under one root module", maxInstances))
+			}
 			return
 		}
 		*m.followed++

@@ -147,3 +147,29 @@ func TestPassThroughAttribute(t *testing.T) {
 	}
 	t.Fatalf("no aws_msk_cluster.this in %+v", res.Brokers)
 }
+
+// TestLocalModuleBounds: a module that calls a copy of itself in a new
+// folder each time (a directory symlinked into itself looks like that) is
+// stopped by the nesting limit, and count on such calls by the number of
+// instances (reported once).
+func TestLocalModuleBounds(t *testing.T) {
+	for _, tc := range []struct{ count, want string }{
+		{"1", "local modules nest deeper than 16 levels"},
+		{"256", "more than 256 local module instances under one root module"},
+	} {
+		src := "module \"again\" {\n  source = \"./a\"\n  count  = " + tc.count + "\n}\n"
+		self := func(string) ([]File, func(string) ([]byte, error), error) {
+			return []File{{Name: "main.tf", Data: []byte(src)}}, nil, nil
+		}
+		res := Load([]File{{Name: "main.tf", Data: []byte(src)}}, Options{Module: self})
+		n := 0
+		for _, e := range res.Errors {
+			if strings.Contains(e.Message, tc.want) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("count %s: errors = %v, want one: %s", tc.count, res.Errors, tc.want)
+		}
+	}
+}
