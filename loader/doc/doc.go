@@ -69,6 +69,11 @@ type Doc struct {
 	Platform []Setting `json:"platform,omitempty"`
 	// Topic is set for KindTopic.
 	Topic *Topic `json:"topic,omitempty"`
+	// Sources are other files that supply its values though no location
+	// points at them (the variables.tf default a Terraform broker count
+	// is read from, the files of a module an example calls): they are
+	// part of its cluster, not skipped files.
+	Sources []string `json:"sources,omitempty"`
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
 	// carry the same list.
