@@ -240,7 +240,7 @@ without_quorum(node) if {
 	not _migrating(node)
 }
 
-_zookeeper_connect(node) if node.settings["zookeeper.connect"].source == "explicit"
+_zookeeper_connect(node) if settings.explicit(node, "zookeeper.connect")
 
 _zookeeper_connect(node) if "zookeeper.connect" in node.managed_keys
 
