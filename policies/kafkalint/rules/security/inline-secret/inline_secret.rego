@@ -111,4 +111,4 @@ _placeholder(key, v) if {
 # _name_form compares names whatever their separators and case.
 _name_form(name) := upper(regex.replace(name, `[._-]`, ""))
 
-_placeholder_words := `(?i)^(change[-_ ]?me|replace[-_ ]?me|to[-_ ]?do|tbd|fix[-_ ]?me|secret|password|passwd|placeholder|redacted|(your|my)[-_ ]?(password|secret|pass|passwd|token|api[-_ ]?(key|secret))([-_ ]?here)?|(password|secret)[-_ ]?here)$`
+_placeholder_words := `(?i)^(change[-_ ]?me|replace[-_ ]?me|to[-_ ]?do|tbd|fix[-_ ]?me|placeholder|redacted|(your|my)[-_ ]?(password|secret|pass|passwd|token|api[-_ ]?(key|secret))([-_ ]?here)?|(password|secret)[-_ ]?here)$`
