@@ -103,8 +103,8 @@ func writeGitHubSummary(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "## kafkalint\n\n%s: **%s**", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
-	if s.Suppressed > 0 || s.Baselined > 0 {
-		fmt.Fprintf(&b, " (not shown: %d suppressed inline, %d in the baseline)", s.Suppressed, s.Baselined)
+	if hidden := notShown(s); hidden != "" {
+		fmt.Fprintf(&b, " (%s)", hidden)
 	}
 	b.WriteString("\n\n")
 	if len(r.Findings) > 0 {
