@@ -7,19 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kafkalint/kafkalint/internal/testcorpus"
 	"github.com/kafkalint/kafkalint/loader"
 )
 
 func corpusOrSkip(t *testing.T) string {
 	t.Helper()
-	dir, err := DefaultCorpus()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real-world corpus missing in CI: %v", err)
-		}
-		t.Skip(err)
-	}
-	return dir
+	return testcorpus.Dir(t)
 }
 
 // readTree maps every file's slash path under root to its content.
