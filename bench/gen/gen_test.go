@@ -138,6 +138,9 @@ func TestTreeShape(t *testing.T) {
 // clusters' configs), and a tree of twice the repositories makes them about
 // twice as large; the default layout is the separate one.
 func TestSharedLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and loads trees of 40 and 80 repositories (seconds): not in the -short tier")
+	}
 	c := corpusOrSkip(t)
 	largest := func(repos int, layout string) (nodes, spanned int) {
 		dir := t.TempDir()
