@@ -1,13 +1,12 @@
 // Package testcorpus locates the real-world corpus for the tests that read
 // it: ../shared/corpus/real-world beside the checkout (real configuration
-// files from public repositories, too many licences to vendor;
+// files from public repositories, too many licenses to vendor;
 // docs/development.md). Without it those tests fail in CI and are skipped
 // elsewhere, and Main says so in one line.
 package testcorpus
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -54,8 +53,9 @@ func Dir(tb testing.TB) string {
 
 // Main runs a package's tests (call it from TestMain) and then, when Dir
 // skipped any, prints one line naming them and how to get the corpus.
+// The test binary exits with m.Run's code when TestMain returns.
 func Main(m *testing.M) {
-	code := m.Run()
+	m.Run()
 	if line := Skipped(); line != "" {
 		pkg := "."
 		if _, file, _, ok := runtime.Caller(1); ok {
@@ -65,7 +65,6 @@ func Main(m *testing.M) {
 		}
 		announce("kafkalint: " + pkg + ": " + line)
 	}
-	os.Exit(code)
 }
 
 // Skipped is what Main prints after the package: which tests were skipped
@@ -103,7 +102,7 @@ func announce(line string) {
 		return
 	}
 	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		_, _ = io.WriteString(tty, line+"\n")
+		_, _ = tty.WriteString(line + "\n")
 		_ = tty.Close()
 	}
 }

@@ -16,11 +16,11 @@ type fakeTB struct {
 
 func (f *fakeTB) Helper()      {}
 func (f *fakeTB) Name() string { return f.name }
-func (f *fakeTB) Fatalf(format string, args ...any) {
+func (f *fakeTB) Fatalf(format string, _ ...any) {
 	f.fataled, f.fatal = true, format
 	panic(f)
 }
-func (f *fakeTB) Skipf(format string, args ...any) {
+func (f *fakeTB) Skipf(format string, _ ...any) {
 	f.skipped, f.skip = true, format
 	panic(f)
 }

@@ -9,7 +9,7 @@ import (
 
 // TestConfigVerifyOnePass: config verify reports every problem of the file
 // at once, suggests the rule or key meant, and rejects a Kafka version the
-// catalogue does not describe; a policy that does not compile is reported
+// catalog does not describe; a policy that does not compile is reported
 // with the file's own problems.
 func TestConfigVerifyOnePass(t *testing.T) {
 	t.Chdir(t.TempDir())
