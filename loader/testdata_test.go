@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/internal/testcorpus"
 )
 
 // This file is where the package's tests find what lies outside them: the
@@ -34,22 +36,11 @@ func checkGolden(t *testing.T, golden string, got []byte) {
 	}
 }
 
-// corpusDir is ../shared/corpus/real-world beside the repository (tests
-// run in the package directory): real configuration files from public
-// repositories. Without it a test skips, except in CI.
+// corpusDir is the real-world corpus beside the repository (testcorpus):
+// real configuration files from public repositories.
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus", "real-world"))
-	if err == nil {
-		_, err = os.Stat(dir)
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("real-world corpus missing in CI: %v", err)
-		}
-		tb.Skipf("real-world corpus not found at %s", dir)
-	}
-	return dir
+	return testcorpus.Dir(tb)
 }
 
 // CorpusDir is corpusDir for the package's external tests (bench_test.go).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/kafkalint/kafkalint/bench/gen"
+	"github.com/kafkalint/kafkalint/internal/testcorpus"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -60,18 +60,10 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..")
 }
 
-// corpusOrSkip is the real-world corpus beside the repository; it must
-// exist in CI.
+// corpusOrSkip is the real-world corpus beside the repository (testcorpus).
 func corpusOrSkip(t testing.TB) string {
 	t.Helper()
-	dir := filepath.Join(repoRoot(), "..", "shared", "corpus", "real-world")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real-world corpus missing in CI: %v", err)
-		}
-		t.Skipf("real-world corpus not found at %s", dir)
-	}
-	return dir
+	return testcorpus.Dir(t)
 }
 
 func loadClusters(t testing.TB, dir string) []*loader.Cluster {

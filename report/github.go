@@ -2,8 +2,10 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -98,20 +100,28 @@ func escapeProperty(s string) string {
 }
 
 // writeGitHubSummary writes the Markdown job summary: the counts, then a
-// table of findings (at most summaryRows) and of load errors.
+// table of findings (at most summaryRows, the most severe) and of load
+// errors.
 func writeGitHubSummary(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
 	fmt.Fprintf(&b, "## kafkalint\n\n%s: **%s**", sizeCounts(s.Files, s.Clusters), severityCounts(s.BySeverity))
-	if s.Suppressed > 0 || s.Baselined > 0 {
-		fmt.Fprintf(&b, " (not shown: %d suppressed inline, %d in the baseline)", s.Suppressed, s.Baselined)
+	if hidden := notShown(s); hidden != "" {
+		fmt.Fprintf(&b, " (%s)", hidden)
 	}
 	b.WriteString("\n\n")
 	if len(r.Findings) > 0 {
 		b.WriteString("| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
-		for i, f := range r.Findings {
+		rows := r.Findings
+		if len(rows) > summaryRows {
+			// The rows kept are the most severe (errors first, then in
+			// file order): a thousand infos must not push out the error.
+			rows = slices.Clone(rows)
+			slices.SortStableFunc(rows, func(a, b Finding) int { return cmp.Compare(Rank(b.Severity), Rank(a.Severity)) })
+		}
+		for i, f := range rows {
 			if i == summaryRows {
-				fmt.Fprintf(&b, "\n… and %d more findings: see the job log.\n", len(r.Findings)-summaryRows)
+				fmt.Fprintf(&b, "\n… and %d more findings, none more severe than those above: see the job log.\n", len(rows)-summaryRows)
 				break
 			}
 			rule := f.ID + " " + f.Slug

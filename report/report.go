@@ -114,6 +114,10 @@ type Summary struct {
 	// those hidden by a baseline file; neither is in Findings.
 	Suppressed int `json:"suppressed"`
 	Baselined  int `json:"baselined"`
+	// Filtered counts the findings left out because they are not in or
+	// related to the files selected (--new-from-rev's changed files,
+	// --context's PATH arguments); not in Findings either.
+	Filtered int `json:"filtered"`
 	// SkippedLinks are the symlinks the directory walk did not follow
 	// (they leave the linted root, dangle or loop).
 	SkippedLinks []SkippedLink `json:"skipped_links,omitempty"`

@@ -66,8 +66,8 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	if n := s.UnknownEnvironment; n > 0 {
 		fmt.Fprintf(b, "; environment unknown for %d %s, treated as production; declare it in .kafkalint.yaml", n, plural(n, "file"))
 	}
-	if s.Suppressed > 0 || s.Baselined > 0 {
-		fmt.Fprintf(b, "; not shown: %d suppressed inline, %d in the baseline", s.Suppressed, s.Baselined)
+	if hidden := notShown(s); hidden != "" {
+		fmt.Fprintf(b, "; %s", hidden)
 	}
 	if len(r.Errors) > 0 {
 		fmt.Fprintf(b, "; %d %s could not be loaded", len(r.Errors), plural(len(r.Errors), "file"))
@@ -75,6 +75,23 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	// bufio.Writer's errors stick: Flush returns the first one.
 	_ = b.WriteByte('\n')
 	return b.Flush()
+}
+
+// notShown says how many findings the run found but does not report
+// (suppressed inline, in the baseline, outside the selected files), or ""
+// when it reports all of them.
+func notShown(s Summary) string {
+	var parts []string
+	if s.Suppressed > 0 || s.Baselined > 0 {
+		parts = append(parts, fmt.Sprintf("%d suppressed inline", s.Suppressed), fmt.Sprintf("%d in the baseline", s.Baselined))
+	}
+	if s.Filtered > 0 {
+		parts = append(parts, fmt.Sprintf("%d outside the changed files", s.Filtered))
+	}
+	if parts == nil {
+		return ""
+	}
+	return "not shown: " + strings.Join(parts, ", ")
 }
 
 // moreRelated says how many related locations a finding left out:

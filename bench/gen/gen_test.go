@@ -7,19 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kafkalint/kafkalint/internal/testcorpus"
 	"github.com/kafkalint/kafkalint/loader"
 )
 
 func corpusOrSkip(t *testing.T) string {
 	t.Helper()
-	dir, err := DefaultCorpus()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("real-world corpus missing in CI: %v", err)
-		}
-		t.Skip(err)
-	}
-	return dir
+	return testcorpus.Dir(t)
 }
 
 // readTree maps every file's slash path under root to its content.
@@ -144,6 +138,9 @@ func TestTreeShape(t *testing.T) {
 // clusters' configs), and a tree of twice the repositories makes them about
 // twice as large; the default layout is the separate one.
 func TestSharedLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and loads trees of 40 and 80 repositories (seconds): not in the -short tier")
+	}
 	c := corpusOrSkip(t)
 	largest := func(repos int, layout string) (nodes, spanned int) {
 		dir := t.TempDir()

@@ -42,10 +42,14 @@ func (p pathFilter) keeps(f report.Finding) bool {
 	return slices.ContainsFunc(f.Related, func(l report.Location) bool { return p.match(l.File) })
 }
 
-// apply drops the findings (reported and suppressed) the filter does not keep.
+// apply drops the findings (reported and suppressed) the filter does not
+// keep and counts the reported ones dropped in the summary's Filtered, so
+// that a run with everything filtered out does not look clean.
 func (p pathFilter) apply(rep *report.Report) {
 	drop := func(f report.Finding) bool { return !p.keeps(f) }
+	n := len(rep.Findings)
 	rep.Findings = slices.DeleteFunc(rep.Findings, drop)
+	rep.Summary.Filtered += n - len(rep.Findings)
 	rep.Suppressed = slices.DeleteFunc(rep.Suppressed, drop)
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,8 +46,13 @@ func TestNewFromRev(t *testing.T) {
 	gitCmd(t, "commit", "-q", "-m", "initial")
 
 	code, rep := lintJSON(t, "--new-from-rev", "HEAD", ".")
-	if code != ExitOK || len(rep.Findings) != 0 || rep.Summary.Files != 2 {
-		t.Errorf("nothing changed: exit %d, findings %v, files %d; want 0, none, 2 analyzed", code, found(rep), rep.Summary.Files)
+	if code != ExitOK || len(rep.Findings) != 0 || rep.Summary.Files != 2 || rep.Summary.Filtered != 2 {
+		t.Errorf("nothing changed: exit %d, findings %v, files %d, filtered %d; want 0, none, 2 analyzed, 2 filtered out",
+			code, found(rep), rep.Summary.Files, rep.Summary.Filtered)
+	}
+	// The text summary says what the filter hid instead of looking clean.
+	if _, out, _ := run(t, "lint", "--new-from-rev", "HEAD", "."); !strings.Contains(out, "0 errors, 0 warnings, 0 info; not shown: 2 outside the changed files\n") {
+		t.Errorf("text summary does not count the findings outside the changed files:\n%s", out)
 	}
 
 	// Change b (staged or not does not matter), add an untracked file and
@@ -63,8 +69,8 @@ func TestNewFromRev(t *testing.T) {
 	if diff := gocmp.Diff(want, found(rep)); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
 	}
-	if code != ExitFindings || rep.Summary.Files != 4 {
-		t.Errorf("exit %d, files %d; want 1 and all 4 files analyzed", code, rep.Summary.Files)
+	if code != ExitFindings || rep.Summary.Files != 4 || rep.Summary.Filtered != 2 {
+		t.Errorf("exit %d, files %d, filtered %d; want 1, all 4 files analyzed, a's and the ignored file's findings filtered out", code, rep.Summary.Files, rep.Summary.Filtered)
 	}
 
 	// A commit later, HEAD~1 still sees b and c as changed; from a
@@ -108,8 +114,14 @@ func TestContext(t *testing.T) {
 	if diff := gocmp.Diff([]string{"prod/b/server.properties:6:KFK4003"}, found(rep)); diff != "" || code != ExitOK {
 		t.Errorf("exit %d; findings mismatch (-want +got):\n%s", code, diff)
 	}
-	if n := rep.Summary.Files - rep.Summary.Skipped; n != 2 {
-		t.Errorf("%d Kafka files analyzed, want the whole directory's 2", n)
+	if n := rep.Summary.Files - rep.Summary.Skipped; n != 2 || rep.Summary.Filtered != 1 {
+		t.Errorf("%d Kafka files analyzed, %d findings filtered out; want the whole directory's 2, a's 1", n, rep.Summary.Filtered)
+	}
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	run(t, "lint", "--format", "github", "--context", ".", "prod/b/server.properties")
+	if b, err := os.ReadFile(summary); err != nil || !strings.Contains(string(b), "(not shown: 1 outside the changed files)") {
+		t.Errorf("GitHub step summary does not count the finding outside the PATH arguments (%v):\n%s", err, b)
 	}
 	code, rep = lintJSON(t, "--context", ".", "prod")
 	if len(rep.Findings) != 2 || code != ExitFindings {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kafkalint/kafkalint/report"
 )
@@ -80,8 +81,36 @@ func newRoot(s Streams) *cobra.Command {
 	root.SetErr(s.Err)
 	root.AddCommand(newLint(s), newAudit(s), newInspect(s), newRules(s), newExplain(s), newTest(s), newNewRule(s), newConfigCmd(s), newVersion(s), newLSP(s))
 	versionFlag(root)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	plainBoolFlags(root)
 	return root
 }
+
+// plainBoolFlags makes help show a boolean flag as `--no-color`, not
+// `--no-color[=true|false]`: pflag 1.1 adds that to every flag whose value
+// has IsBoolFlag, which plainBool hides. Parsing is unchanged (pflag reads
+// the flag's NoOptDefVal, "true", when no value is given, and
+// --no-color=false still works). Cobra adds its help and version flags
+// only when a command runs, so they are added here first.
+func plainBoolFlags(cmd *cobra.Command) {
+	cmd.InitDefaultHelpFlag()
+	cmd.InitDefaultVersionFlag()
+	for _, fs := range []*pflag.FlagSet{cmd.Flags(), cmd.PersistentFlags()} {
+		fs.VisitAll(func(f *pflag.Flag) {
+			if f.Value.Type() == "bool" {
+				f.Value = plainBool{f.Value}
+			}
+		})
+	}
+	for _, c := range cmd.Commands() {
+		plainBoolFlags(c)
+	}
+}
+
+// plainBool is a flag value without IsBoolFlag (the embedded interface
+// promotes only Value's methods).
+type plainBool struct{ pflag.Value }
 
 // colorWanted reports whether text output should be colored: not when
 // asked not to, not with NO_COLOR set, and only on a terminal.

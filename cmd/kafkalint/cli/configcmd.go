@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/cmd/kafkalint/config"
+	"github.com/kafkalint/kafkalint/lint"
+	"github.com/kafkalint/kafkalint/loader/catalog"
 	"github.com/kafkalint/kafkalint/policies"
 )
 
@@ -33,12 +37,18 @@ func loadConfig(path string, engine *policies.Engine) (*config.Config, error) {
 	return cfg, nil
 }
 
+// ruleLookup resolves rule names with the engine's rules, and suggests the
+// nearest id or slug for a name it does not know.
 func ruleLookup(engine *policies.Engine) config.RuleLookup {
 	return func(s string) (string, bool) {
 		if r := engine.Rule(s); r != nil {
 			return r.ID, true
 		}
-		return "", false
+		var names []string
+		for _, r := range engine.Rules() {
+			names = append(names, r.ID, r.Slug)
+		}
+		return catalog.Closest(s, names), false
 	}
 }
 
@@ -53,6 +63,28 @@ func displayName(path string) string {
 		}
 	}
 	return filepath.ToSlash(path)
+}
+
+// verifyRules is the rule lookup config verify checks a file's rule names
+// with: the built-in rules and the custom policies the file names, compiled
+// with its data. When those do not compile (the error is returned), only
+// the built-in names can be checked: a name near a built-in one is
+// reported with the suggestion, others are accepted (they may be custom).
+func verifyRules(ctx context.Context, cfg *config.Config) (config.RuleLookup, error) {
+	opts := policies.Options{Policies: cfg.Policies, PoliciesRoot: cfg.Repo, Data: cfg.Data, DataRoot: cfg.Repo}
+	engine, err := lint.Compile(ctx, opts)
+	if err == nil {
+		return ruleLookup(engine), nil
+	}
+	builtin, berr := policies.Builtin()
+	if berr != nil {
+		return nil, errors.Join(err, berr)
+	}
+	lookup := ruleLookup(builtin)
+	return func(s string) (string, bool) {
+		id, ok := lookup(s)
+		return id, ok || (id == "" && len(cfg.Policies) > 0)
+	}, err
 }
 
 func newConfigCmd(s Streams) *cobra.Command {
@@ -72,16 +104,15 @@ func newConfigCmd(s Streams) *cobra.Command {
 			} else if path, err = config.Find("."); err != nil {
 				return usageError("%v", err)
 			} else if path == "" {
-				return usageError("no %s in the working directory or its parents", strings.Join(config.FileNames, " or "))
-			}
-			// With the file's custom policies and data, which its rules may name.
-			engine, err := policyEngine(cmd.Context(), path, policyFlags{})
-			if err != nil {
+				_, err := fmt.Fprintf(s.Out, "no %s in the working directory or its parents: lint uses the defaults (docs/configuration.md)\n",
+					strings.Join(config.FileNames, " or "))
 				return err
 			}
-			cfg, err := loadConfig(path, engine)
+			cfg, err := config.Verify(path, displayName(path), func(cfg *config.Config) (config.RuleLookup, error) {
+				return verifyRules(cmd.Context(), cfg)
+			})
 			if err != nil {
-				return err
+				return &exitError{code: ExitError, err: err}
 			}
 			_, err = fmt.Fprintf(s.Out, "%s: ok (%d %s configured, %d exclude %s, %d environment %s)\n", displayName(cfg.Path),
 				len(cfg.Rules), plural(len(cfg.Rules), "rule"), len(cfg.Exclude), plural(len(cfg.Exclude), "glob"),

@@ -108,8 +108,9 @@ func TestConfigErrors(t *testing.T) {
 
 func TestConfigVerify(t *testing.T) {
 	t.Chdir(t.TempDir())
-	if code, _, errOut := run(t, "config", "verify"); code != ExitError || !strings.Contains(errOut, "no .kafkalint.yaml or .kafkalint.yml") {
-		t.Errorf("verify without a file: exit %d, %s", code, errOut)
+	// No file is a valid setup (every default), not a failure.
+	if code, out, errOut := run(t, "config", "verify"); code != ExitOK || !strings.HasPrefix(out, "no .kafkalint.yaml or .kafkalint.yml in the working directory or its parents: lint uses the defaults") || errOut != "" {
+		t.Errorf("verify without a file: exit %d, stdout %q, stderr %q; want 0 and a note", code, out, errOut)
 	}
 	writeFile(t, ".kafkalint.yaml", "rules:\n  KFK4002: off\n  quorum-even-voter-count: error\nexclude: [\"**/testdata/**\"]\n")
 	code, out, _ := run(t, "config", "verify")

@@ -25,6 +25,9 @@ import (
 // announce, the built-in findings of a run without them, and that every
 // example rule fires; its Rego tests must pass.
 func TestCustomPolicyExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lints and tests every custom-policy example end to end (seconds): not in the -short tier")
+	}
 	t.Parallel()
 	dir := filepath.Join(repoRoot(t), "examples", "custom-policies")
 	wants := readWants(t, dir+"/configs", func(id string) bool { return !builtinID(id) })
@@ -394,6 +397,9 @@ test_silent_when_off if {
 `
 
 func TestTestCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the built-in rules with custom policies five times (seconds): not in the -short tier")
+	}
 	t.Parallel()
 	dir := customDir(t, acmeRule)
 	policies, test := filepath.Join(dir, "policies"), filepath.Join(dir, "policies", "acme", "auto_create_test.rego")

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/report"
 )
 
 func newInspect(s Streams) *cobra.Command {
@@ -49,6 +50,11 @@ func newInspect(s Streams) *cobra.Command {
 				return &exitError{code: ExitError, err: err}
 			}
 			if len(res.Errors) > 0 {
+				// Also on stderr: a user piping the model into jq would
+				// otherwise see only exit 2.
+				for _, e := range res.Errors {
+					fmt.Fprintf(s.Err, "kafkalint: %s\n", report.OneLine(e.Error()))
+				}
 				return &exitError{code: ExitError}
 			}
 			return nil

@@ -33,19 +33,23 @@ type lintFlags struct {
 	newFromRev      string
 	contexts        []string
 	maxFileSize     int64
+	strictPaths     bool
 	policy          policyFlags
 }
 
 func newLint(s Streams) *cobra.Command {
 	var f lintFlags
 	cmd := &cobra.Command{
-		Use:   "lint [flags] PATH...",
+		Use:   "lint [flags] [PATH...]",
 		Short: "Lint Kafka configuration files and directories",
 		Long: "Lint Kafka configuration files and directories (walked recursively; .git, node_modules and vendor are skipped).\n\n" +
+			"With no PATH, the working directory is linted. A PATH holding no Kafka configuration is reported on stderr (exit 2 with --strict-paths).\n\n" +
 			"Settings come from .kafkalint.yaml in the working directory or its parents (or --config); flags win over it.\n\n" +
 			"Exit codes: 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage, configuration or load errors.",
-		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"."}
+			}
 			return runLint(cmd.Context(), s, f, args)
 		},
 	}
@@ -64,6 +68,7 @@ func newLint(s Streams) *cobra.Command {
 	fl.BoolVar(&f.baselinePrune, "baseline-prune", false, "with --baseline: list and remove the entries that no longer match a finding")
 	fl.StringVar(&f.newFromRev, "new-from-rev", "", "report only findings in or related to files changed since git `REV` (everything is still analyzed)")
 	fl.StringArrayVar(&f.contexts, "context", nil, "analyze `DIR` (repeatable) and report only findings in or related to the PATH arguments (pre-commit: --context . FILE...)")
+	fl.BoolVar(&f.strictPaths, "strict-paths", false, "exit 2 when a PATH holds no Kafka configuration (a typo in a CI path otherwise passes)")
 	addMaxFileSize(fl, &f.maxFileSize)
 	addPolicyFlags(fl, &f.policy, true)
 	return cmd
@@ -164,6 +169,10 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return &exitError{code: ExitError, err: err}
 		}
 	}
+	empty := emptyPaths(loadPaths, rep)
+	for _, p := range empty {
+		fmt.Fprintf(s.Err, "kafkalint: no Kafka configuration found in %s\n", report.OneLine(p))
+	}
 	for _, keep := range []pathFilter{only, changed} {
 		if keep != nil {
 			keep.apply(rep)
@@ -175,12 +184,27 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 		return &exitError{code: ExitError, err: err}
 	}
 	switch {
-	case len(rep.Errors) > 0:
+	case len(rep.Errors) > 0, st.strictPaths && len(empty) > 0:
 		return &exitError{code: ExitError}
 	case rep.AtOrAbove(st.failLevel) > 0:
 		return &exitError{code: ExitFindings}
 	}
 	return nil
+}
+
+// emptyPaths are the paths under which no file was linted or failed to
+// load: they hold no Kafka configuration, which a clean summary alone
+// would not reveal (a mistyped directory in CI lints nothing and passes).
+func emptyPaths(paths []string, rep *report.Report) []string {
+	var out []string
+	for _, p := range paths {
+		under := pathFilter{baseline.RealPath(p)}
+		if !slices.ContainsFunc(rep.Linted, under.match) &&
+			!slices.ContainsFunc(rep.Errors, func(e report.LoadError) bool { return under.match(e.File) }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // loadOptions builds the loader's options from the flags and the

@@ -80,7 +80,9 @@ type Environment struct {
 	Globs []*Glob
 }
 
-// RuleLookup resolves a rule id (any case) or slug to the rule's id.
+// RuleLookup resolves a rule id (any case) or slug to the rule's id. For a
+// name it does not know (ok false), id is the known id or slug the name was
+// probably meant to be, or "".
 type RuleLookup func(idOrSlug string) (id string, ok bool)
 
 // Error is one problem in the file, at file:line:col.
@@ -136,6 +138,30 @@ func Load(path, name string, rules RuleLookup) (*Config, error) {
 // read another repository's or the machine's files into its findings;
 // paths outside it can be given on the command line (--policy, --data).
 func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
+	c, err := load(path, name, repo, func(*Config) (RuleLookup, error) { return rules, nil })
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Verify is Load for `kafkalint config verify`: it reports every problem in
+// one pass. The rule names are checked with the lookup rulesFor returns for
+// the file as read (the rules its custom policies define exist only once
+// those compile; rulesFor's error, such as a policy that does not compile,
+// is returned with the file's problems). A file that cannot be read returns
+// a nil Config.
+func Verify(path, name string, rulesFor func(*Config) (RuleLookup, error)) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	return load(path, name, RepoRoot(filepath.Dir(abs)), rulesFor)
+}
+
+// load reads and checks the file; the configuration is returned with its
+// problems, as far as it could be read, unless the file cannot be read.
+func load(path, name, repo string, rulesFor func(*Config) (RuleLookup, error)) (*Config, error) {
 	root, err := safefs.OpenRoot(repo, 0)
 	if err != nil {
 		return nil, Errors{{File: name, Message: fmt.Sprintf("cannot read configuration: %v", unwrapPath(err))}}
@@ -153,12 +179,10 @@ func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
 		}
 		return nil, Errors{{File: name, Message: "cannot read configuration: " + msg}}
 	}
-	c, err := Parse(name, data, rules)
-	if err != nil {
-		return nil, err
-	}
+	p := parseText(name, data)
+	c := p.cfg
 	c.Path, c.Dir, c.Repo = abs, filepath.Dir(abs), root.Dir()
-	var errs Errors
+	errs := p.errs
 	for _, l := range []struct {
 		what, flag string
 		list       []string
@@ -175,8 +199,15 @@ func LoadIn(path, name, repo string, rules RuleLookup) (*Config, error) {
 			}
 		}
 	}
+	rules, lookupErr := rulesFor(c)
+	p.errs = nil
+	p.resolveRules(rules)
+	errs = append(errs, p.errs...)
+	if lookupErr != nil {
+		return c, errors.Join(errs.Err(), lookupErr)
+	}
 	if err := errs.Err(); err != nil {
-		return nil, err
+		return c, err
 	}
 	return c, nil
 }
@@ -219,36 +250,50 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // Parse checks a configuration file's text. Path and Dir are left empty.
 func Parse(name string, data []byte, rules RuleLookup) (*Config, error) {
-	p := &parser{file: name, rules: rules, cfg: &Config{Rules: map[string]string{}}}
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return p.cfg, nil // an empty file: every default
-		}
-		return nil, Errors{p.yamlError(err)}
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, Errors{{File: name, Line: extra.Line, Column: extra.Column, Message: "a second YAML document; the configuration is one document"}}
-	}
-	root := &doc
-	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	p.top(root)
-	slices.SortStableFunc(p.errs, func(a, b *Error) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column)) })
+	p := parseText(name, data)
+	p.resolveRules(rules)
+	sortErrors(p.errs)
 	if len(p.errs) > 0 {
 		return nil, p.errs
 	}
 	return p.cfg, nil
 }
 
+// parseText reads everything but the rule names, which resolveRules checks.
+func parseText(name string, data []byte) *parser {
+	p := &parser{file: name, cfg: &Config{Rules: map[string]string{}}}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if !errors.Is(err, io.EOF) { // an empty file is every default
+			p.errs = Errors{p.yamlError(err)}
+		}
+		return p
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		p.errs = Errors{{File: name, Line: extra.Line, Column: extra.Column, Message: "a second YAML document; the configuration is one document"}}
+		return p
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	p.top(root)
+	return p
+}
+
+func sortErrors(errs Errors) {
+	slices.SortStableFunc(errs, func(a, b *Error) int { return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column)) })
+}
+
 type parser struct {
-	file  string
-	rules RuleLookup
-	cfg   *Config
-	errs  Errors
+	file string
+	cfg  *Config
+	errs Errors
+	// ruleEntries are the `rules:` entries, checked once the rules are
+	// known (resolveRules).
+	ruleEntries [][2]*yaml.Node
 }
 
 func (p *parser) errorf(n *yaml.Node, format string, args ...any) {
@@ -356,6 +401,9 @@ func suggest(word string, known []string) string {
 			return fmt.Sprintf("; did you mean %q?", k)
 		}
 	}
+	if k := catalog.Closest(word, known); k != "" {
+		return fmt.Sprintf("; did you mean %q?", k)
+	}
 	return ""
 }
 
@@ -371,6 +419,12 @@ func (p *parser) kafkaVersion(v *yaml.Node) {
 	}
 	if !catalog.ValidVersion(s) {
 		p.errorf(v, "kafka_version %q is not a Kafka version X.Y (or X.Y.Z) such as \"3.9\"", s)
+		return
+	}
+	if !catalog.Cataloged(s) {
+		// Another line would silently get the nearest cataloged line's
+		// keys and defaults.
+		p.errorf(v, "kafka_version %q is not a Kafka version kafkalint knows: %s", s, strings.Join(catalog.Versions(), ", "))
 		return
 	}
 	p.cfg.KafkaVersion = s
@@ -395,14 +449,27 @@ func (p *parser) rulesSection(v *yaml.Node) {
 	if !ok {
 		return
 	}
-	where := map[string]int{}
 	for i, k := range keys {
+		p.ruleEntries = append(p.ruleEntries, [2]*yaml.Node{k, values[i]})
+	}
+}
+
+// resolveRules checks the `rules:` entries' names with rules and their
+// severities, and fills Rules.
+func (p *parser) resolveRules(rules RuleLookup) {
+	where := map[string]int{}
+	for _, e := range p.ruleEntries {
+		k, v := e[0], e[1]
 		id, known := "", false
-		if p.rules != nil {
-			id, known = p.rules(k.Value)
+		if rules != nil {
+			id, known = rules(k.Value)
 		}
 		if !known {
-			p.errorf(k, "unknown rule %q (rules are named by id, e.g. KFK1001, or slug; see `kafkalint rules`)", k.Value)
+			hint := ""
+			if id != "" {
+				hint = fmt.Sprintf("; did you mean %q?", id)
+			}
+			p.errorf(k, "unknown rule %q%s (rules are named by id, e.g. KFK1001, or slug; see `kafkalint rules`)", k.Value, hint)
 			continue
 		}
 		if line, dup := where[id]; dup {
@@ -410,12 +477,12 @@ func (p *parser) rulesSection(v *yaml.Node) {
 			continue
 		}
 		where[id] = k.Line
-		sev, ok := p.scalar(values[i], "the severity of "+k.Value)
+		sev, ok := p.scalar(v, "the severity of "+k.Value)
 		if !ok {
 			continue
 		}
 		if sev != Off && !slices.Contains(Severities, sev) {
-			p.errorf(values[i], "severity %q of %s is not one of error, warning, info, off", sev, k.Value)
+			p.errorf(v, "severity %q of %s is not one of error, warning, info, off", sev, k.Value)
 			continue
 		}
 		p.cfg.Rules[id] = sev

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// TestLintWithoutPath: `kafkalint lint` lints the working directory.
+func TestLintWithoutPath(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker+"offsets.topic.replication.factor=1\n")
+	code, out, errOut := run(t, "lint")
+	if code != ExitFindings || !strings.Contains(out, "prod/server.properties:6:1: error KFK1001") {
+		t.Errorf("lint with no PATH: exit %d, want 1 and the finding in ./prod\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestPathWithoutKafkaConfiguration: a PATH that holds no Kafka
+// configuration is named on stderr; --strict-paths makes it exit 2.
+func TestPathWithoutKafkaConfiguration(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker)
+	writeFile(t, "docs/notes.yaml", "not: kafka\n")
+	const line = "kafkalint: no Kafka configuration found in docs\n"
+	code, out, errOut := run(t, "lint", "prod", "docs", "missing-dir")
+	if code != ExitError || errOut != line || !strings.Contains(out, "missing-dir: load error") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant 2, the load error of missing-dir and only the line %q (prod holds a broker configuration)", code, out, errOut, line)
+	}
+	code, _, errOut = run(t, "lint", "docs")
+	if code != ExitOK || errOut != line {
+		t.Errorf("without --strict-paths: exit %d, stderr %q; want 0 and %q", code, errOut, line)
+	}
+	code, _, errOut = run(t, "lint", "--strict-paths", "docs")
+	if code != ExitError || errOut != line {
+		t.Errorf("--strict-paths: exit %d, stderr %q; want 2 and %q", code, errOut, line)
+	}
+	if code, _, errOut := run(t, "lint", "--strict-paths", "prod"); code != ExitOK || errOut != "" {
+		t.Errorf("--strict-paths on a Kafka directory: exit %d, stderr %q; want 0 and nothing", code, errOut)
+	}
+}
+
+// TestInspectLoadErrorsOnStderr: inspect's stdout is the model (often piped
+// into jq), so its load errors are on stderr too.
+func TestInspectLoadErrorsOnStderr(t *testing.T) {
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "broken/server.properties", "process.roles=broker\nbad=\\uZZZZ\n")
+	code, out, errOut := run(t, "inspect", "broken")
+	if code != ExitError || !strings.Contains(out, `"errors": [`) ||
+		!strings.HasPrefix(errOut, "kafkalint: broken/server.properties:2") || !strings.Contains(errOut, "escape") {
+		t.Errorf("exit %d, stderr %q; want 2 and the load error of broken/server.properties:2 on stderr", code, errOut)
+	}
+}
+
+// TestHelpWithoutBoolNoise: help shows boolean flags as `--no-color`, not
+// pflag's `--no-color[=true|false]`, in every command; and they still parse
+// with and without a value.
+func TestHelpWithoutBoolNoise(t *testing.T) {
+	var walk func(path []string, cmd *cobra.Command)
+	walk = func(path []string, cmd *cobra.Command) {
+		code, out, errOut := run(t, append(path, "--help")...)
+		if code != ExitOK || !strings.Contains(out, "-h, --help ") || strings.Contains(out, "[=true|false]") {
+			t.Errorf("kafkalint %s --help: exit %d, stderr %q, output:\n%s", strings.Join(path, " "), code, errOut, out)
+		}
+		for _, c := range cmd.Commands() {
+			walk(append(slices.Clone(path), c.Name()), c)
+		}
+	}
+	walk(nil, newRoot(Streams{Out: io.Discard, Err: io.Discard}))
+
+	t.Chdir(t.TempDir())
+	isolate(t)
+	writeFile(t, "prod/server.properties", cleanBroker)
+	for _, args := range [][]string{{"--no-color", "--strict-paths"}, {"--no-color=false", "--strict-paths=true"}} {
+		if code, _, errOut := run(t, append([]string{"lint"}, append(args, "prod")...)...); code != ExitOK {
+			t.Errorf("lint %v prod: exit %d, %s", args, code, errOut)
+		}
+	}
+}

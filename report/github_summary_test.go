@@ -1,0 +1,40 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestGitHubSummaryCapKeepsErrors: when the job summary caps its table, the
+// rows kept are the errors, even when infos come first in file order.
+func TestGitHubSummaryCapKeepsErrors(t *testing.T) {
+	r := &Report{}
+	for i := range summaryRows + 5 {
+		r.Findings = append(r.Findings, Finding{ID: "KFK9999", Severity: Info, File: fmt.Sprintf("a/%03d.properties", i), Line: 1, Message: "info"})
+	}
+	r.Findings = append(r.Findings,
+		Finding{ID: "KFK1001", Severity: Error, File: "z/server.properties", Line: 3, Message: "the error"},
+		Finding{ID: "KFK4003", Severity: Warning, File: "y/server.properties", Line: 2, Message: "the warning"})
+	r.Finish()
+	var b strings.Builder
+	if err := writeGitHubSummary(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(b.String(), "\n")
+	first := func(s string) int {
+		for i, row := range rows {
+			if strings.Contains(row, s) {
+				return i
+			}
+		}
+		return -1
+	}
+	e, w, i := first("the error"), first("the warning"), first("| info |")
+	if e < 0 || w < 0 || e > w || w > i {
+		t.Errorf("capped summary: error at row %d, warning at %d, first info at %d; want error, then warning, then infos:\n%s", e, w, i, b.String())
+	}
+	if !strings.Contains(b.String(), "… and 7 more findings") {
+		t.Errorf("capped summary does not say how many rows were left out:\n%s", b.String())
+	}
+}
