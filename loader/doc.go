@@ -32,6 +32,9 @@ type Doc struct {
 	envSource string
 	node      *Node  // version-independent structure, for grouping
 	metaNode  string // a meta.properties: the node config it belongs to
+	// held is what a unit's load keeps for its format's join (joiner);
+	// such a doc is no doc of its own.
+	held any
 }
 
 // newDocs takes what an adapter's format package returns.

@@ -69,6 +69,10 @@ type Doc struct {
 	Platform []Setting `json:"platform,omitempty"`
 	// Topic is set for KindTopic.
 	Topic *Topic `json:"topic,omitempty"`
+	// Also are the other files that hold values of this doc (the Kafka
+	// resource of a Strimzi node pool kept in a file of its own): files of
+	// the doc's cluster too, in the doc's environment.
+	Also []string `json:"also,omitempty"`
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
 	// carry the same list.

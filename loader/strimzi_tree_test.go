@@ -1,0 +1,102 @@
+package loader_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kafkalint/kafkalint/lint"
+	"github.com/kafkalint/kafkalint/loader"
+)
+
+// strimziTree lints one layout of testdata/strimzi-tree (a Kafka resource
+// and its node pools, in one file or spread over a directory tree) in
+// production and returns its findings as "ID message", sorted, and the
+// files of each of its clusters.
+func strimziTree(t *testing.T, layout string) (findings, clusters []string) {
+	t.Helper()
+	dir := filepath.Join("testdata", "strimzi-tree", layout)
+	var sources []loader.Source
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		sources = append(sources, loader.Source{Name: filepath.ToSlash(rel), Data: data})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := lint.Run(t.Context(), nil, lint.Options{Sources: sources, Load: loader.Options{Environment: "production"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Errors) > 0 {
+		t.Fatalf("%s: load errors: %+v", layout, rep.Errors)
+	}
+	for _, f := range rep.Findings {
+		findings = append(findings, f.ID+" "+f.Message)
+	}
+	slices.Sort(findings)
+	res, err := loader.LoadSources(sources, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Clusters {
+		var files []string
+		for _, f := range c.Files {
+			files = append(files, f.Path)
+		}
+		slices.Sort(files)
+		clusters = append(clusters, strings.Join(slices.Compact(files), " "))
+	}
+	return findings, clusters
+}
+
+// TestStrimziResourcePerFile: a Kafka resource and its node pools in
+// separate files — beside each other, pools in a subfolder, or siblings a
+// kustomization builds together — are the cluster they are in one file,
+// with the same findings (the Kafka resource's RF 1 settings and plain
+// listener judged, no RF-above-brokers error from Kafka's defaults).
+func TestStrimziResourcePerFile(t *testing.T) {
+	t.Parallel()
+	want, clusters := strimziTree(t, "single")
+	if len(clusters) != 1 {
+		t.Fatalf("single file: clusters %q, want one", clusters)
+	}
+	for _, id := range []string{"KFK1001", "KFK2001"} {
+		if !slices.ContainsFunc(want, func(f string) bool { return strings.HasPrefix(f, id+" ") }) {
+			t.Errorf("single file: no %s among %q", id, want)
+		}
+	}
+	for _, layout := range []string{"flat", "nested", "kustomize"} {
+		got, clusters := strimziTree(t, layout)
+		if len(clusters) != 1 {
+			t.Errorf("%s: clusters %q, want one", layout, clusters)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: findings differ from the single-file cluster (-single +%s):\n%s", layout, layout, d)
+		}
+	}
+}
+
+// TestStrimziResourcePerFileApart: without a kustomization, a pool in a
+// sibling directory, or one whose label names two Kafka resources of its
+// directory, stays without a Kafka resource.
+func TestStrimziResourcePerFileApart(t *testing.T) {
+	t.Parallel()
+	for layout, pool := range map[string]string{"apart": "pools/broker.yaml", "ambiguous": "pool-broker.yaml"} {
+		_, clusters := strimziTree(t, layout)
+		i := slices.IndexFunc(clusters, func(c string) bool { return strings.Contains(c, pool) })
+		if i < 0 || strings.Contains(clusters[i], "kafka") {
+			t.Errorf("%s: clusters %q: want %s apart from any Kafka resource", layout, clusters, pool)
+		}
+	}
+}
