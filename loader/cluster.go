@@ -182,8 +182,8 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		WholeConfiguration: r.wholeConfiguration(),
 		Duplicates:         nonNil(r.Duplicates),
 	})
-	for _, f := range r.Also {
-		c.Files = append(c.Files, &SourceFile{Path: f, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
+	for _, a := range r.Also {
+		c.Files = append(c.Files, &SourceFile{Path: a.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
 			Duplicates: []Duplicate{}})
 	}
 	switch r.Kind {

@@ -139,6 +139,11 @@ func prepare(d *Doc, opts Options) {
 	if !slices.ContainsFunc(d.Comments, isDirective) {
 		d.Comments = nil
 	}
+	for i := range d.Also {
+		if !slices.ContainsFunc(d.Also[i].Comments, isDirective) {
+			d.Also[i].Comments = nil
+		}
+	}
 }
 
 // tooManyEntries refuses a doc whose list value has more than

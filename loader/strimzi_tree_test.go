@@ -20,6 +20,12 @@ import (
 // files of each of its clusters.
 func strimziTree(t *testing.T, layout string) (findings, clusters []string) {
 	t.Helper()
+	return lintTree(t, treeSources(t, layout))
+}
+
+// treeSources are the files of one layout, named relative to it.
+func treeSources(t *testing.T, layout string) []loader.Source {
+	t.Helper()
 	dir := filepath.Join("testdata", "strimzi-tree", layout)
 	var sources []loader.Source
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -34,12 +40,17 @@ func strimziTree(t *testing.T, layout string) (findings, clusters []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sources
+}
+
+func lintTree(t *testing.T, sources []loader.Source) (findings, clusters []string) {
+	t.Helper()
 	rep, err := lint.Run(t.Context(), nil, lint.Options{Sources: sources, Load: loader.Options{Environment: "production"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Errors) > 0 {
-		t.Fatalf("%s: load errors: %+v", layout, rep.Errors)
+		t.Fatalf("load errors: %+v", rep.Errors)
 	}
 	for _, f := range rep.Findings {
 		findings = append(findings, f.ID+" "+f.Message)
@@ -98,5 +109,28 @@ func TestStrimziResourcePerFileApart(t *testing.T) {
 		if i < 0 || strings.Contains(clusters[i], "kafka") {
 			t.Errorf("%s: clusters %q: want %s apart from any Kafka resource", layout, clusters, pool)
 		}
+	}
+}
+
+// TestStrimziResourcePerFileDirective: an inline directive in the Kafka
+// resource's file applies to the findings there when its pools are in
+// other files.
+func TestStrimziResourcePerFileDirective(t *testing.T) {
+	t.Parallel()
+	sources := treeSources(t, "nested")
+	i := slices.IndexFunc(sources, func(s loader.Source) bool { return s.Name == "kafka.yaml" })
+	line := "offsets.topic.replication.factor: 1\n"
+	if i < 0 || !strings.Contains(string(sources[i].Data), line) {
+		t.Fatalf("nested/kafka.yaml does not set %q", line)
+	}
+	before, _ := lintTree(t, sources)
+	sources[i].Data = []byte(strings.Replace(string(sources[i].Data), line,
+		"offsets.topic.replication.factor: 1 # kafkalint:ignore KFK1001 -- single-broker lab\n", 1))
+	after, _ := lintTree(t, sources)
+	has := func(fs []string) bool {
+		return slices.ContainsFunc(fs, func(f string) bool { return strings.HasPrefix(f, "KFK1001 ") })
+	}
+	if !has(before) || has(after) {
+		t.Errorf("KFK1001 before the directive: %v, after: %v; want it, then not", has(before), has(after))
 	}
 }

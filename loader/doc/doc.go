@@ -72,7 +72,7 @@ type Doc struct {
 	// Also are the other files that hold values of this doc (the Kafka
 	// resource of a Strimzi node pool kept in a file of its own): files of
 	// the doc's cluster too, in the doc's environment.
-	Also []string `json:"also,omitempty"`
+	Also []Also `json:"also,omitempty"`
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
 	// carry the same list.
@@ -108,6 +108,13 @@ type Topic struct {
 	// ConfigUnknown: the topic's config map could not be resolved (a
 	// variable, a data source), so it may set keys Settings does not show.
 	ConfigUnknown bool `json:"config_unknown,omitempty"`
+}
+
+// Also is another file that holds values of a doc, with its comments (for
+// inline directives).
+type Also struct {
+	File     string    `json:"file"`
+	Comments []Comment `json:"comments,omitempty"`
 }
 
 // EnvHint is something a source says that may name an environment (a

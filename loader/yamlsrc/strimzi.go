@@ -405,11 +405,11 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 }
 
 // alsoFile is the Kafka resource's file when it is not the pool's f.
-func alsoFile(ks *kafkaSpec, f *File) []string {
+func alsoFile(ks *kafkaSpec, f *File) []doc.Also {
 	if ks.file == f.Name {
 		return nil
 	}
-	return []string{ks.file}
+	return []doc.Also{{File: ks.file}}
 }
 
 // strimziZooKeeperUnits: a ZooKeeper-based cluster's brokers (the Kafka
