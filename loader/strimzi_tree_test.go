@@ -60,6 +60,16 @@ func lintTree(t *testing.T, sources []loader.Source) (findings, clusters []strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every file but a kustomization holds a resource of a cluster.
+	kustomizations := 0
+	for _, s := range sources {
+		if strings.HasSuffix(s.Name, "kustomization.yaml") {
+			kustomizations++
+		}
+	}
+	if res.Skipped != kustomizations {
+		t.Errorf("%d files skipped, want %d (the kustomizations)", res.Skipped, kustomizations)
+	}
 	for _, c := range res.Clusters {
 		var files []string
 		for _, f := range c.Files {

@@ -133,7 +133,8 @@ func (h *helmValues) listenerSettings(ss []doc.Setting, listeners, protos string
 			return doc.Setting{}, false
 		}
 		e, ok := getEntry(h.root, path...)
-		if !ok || emptyValue(e.Value) {
+		if !ok || emptyValue(e.Value) || (isSeq(e.Value) && len(items(e.Value)) == 0) {
+			// The chart's own `listeners: []` means its generated ones.
 			return doc.Setting{}, false
 		}
 		v := text(e.Value)
