@@ -34,13 +34,22 @@ func IsKustomization(f *File) bool {
 // are ambiguous, and the resource stays without its Kafka resource.
 type strimziOwners struct {
 	kafkas []resource
-	// builds: per kustomization (deepest directory first), the files its
-	// build includes.
-	builds []map[string]bool
+	// byDir: the Kafka resources per directory and name; builds: per
+	// file, the Kafka resources of each kustomization that builds it
+	// (deepest kustomization first). Lookups stay linear in the resources.
+	byDir  map[string][]int
+	builds map[string][][]int
 }
 
 func newStrimziOwners(kafkas []resource, files []*File) *strimziOwners {
-	o := &strimziOwners{kafkas: kafkas}
+	o := &strimziOwners{kafkas: kafkas, byDir: map[string][]int{}, builds: map[string][][]int{}}
+	inFile := map[string][]int{}
+	for i, k := range kafkas {
+		f := path.Clean(k.file.Name)
+		key := path.Dir(f) + "\x00" + k.name
+		o.byDir[key] = append(o.byDir[key], i)
+		inFile[f] = append(inFile[f], i)
+	}
 	kust := map[string]*File{} // directory -> its kustomization
 	var ks []*File
 	for _, f := range files {
@@ -55,7 +64,14 @@ func newStrimziOwners(kafkas []resource, files []*File) *strimziOwners {
 	for _, k := range ks {
 		set := map[string]bool{}
 		kustomizeBuild(k, kust, set, map[string]bool{})
-		o.builds = append(o.builds, set)
+		var in []int
+		for f := range set {
+			in = append(in, inFile[f]...)
+		}
+		slices.Sort(in)
+		for f := range set {
+			o.builds[f] = append(o.builds[f], in)
+		}
 	}
 	return o
 }
@@ -91,22 +107,19 @@ func (o *strimziOwners) owner(r resource) int {
 	if r.cluster == "" {
 		return -1
 	}
-	for i, k := range o.kafkas {
-		if k.name == r.cluster && k.namespace == r.namespace && k.file == r.file {
+	file := path.Clean(r.file.Name)
+	for _, i := range o.byDir[path.Dir(file)+"\x00"+r.cluster] {
+		if k := o.kafkas[i]; k.namespace == r.namespace && k.file == r.file {
 			return i
 		}
 	}
-	file := path.Clean(r.file.Name)
-	for _, set := range o.builds {
-		if !set[file] {
-			continue
-		}
-		if i, found := o.pick(r, func(k resource) bool { return set[path.Clean(k.file.Name)] }); found {
+	for _, in := range o.builds[file] {
+		if i, found := o.pick(r, in); found {
 			return i
 		}
 	}
 	for dir := path.Dir(file); ; dir = path.Dir(dir) {
-		if i, found := o.pick(r, func(k resource) bool { return path.Dir(path.Clean(k.file.Name)) == dir }); found {
+		if i, found := o.pick(r, o.byDir[dir+"\x00"+r.cluster]); found {
 			return i
 		}
 		if dir == "." || dir == "/" {
@@ -115,14 +128,15 @@ func (o *strimziOwners) owner(r resource) int {
 	}
 }
 
-// pick chooses among the Kafka resources in another file than r that in
-// accepts and whose name r's label gives: found reports any candidate,
-// i the one chosen (-1 when ambiguous).
-func (o *strimziOwners) pick(r resource, in func(resource) bool) (i int, found bool) {
+// pick chooses among the candidates (indexes in kafkas) those in another
+// file than r's that its label names: found reports any, i the one chosen
+// (-1 when ambiguous).
+func (o *strimziOwners) pick(r resource, candidates []int) (i int, found bool) {
 	exact, loose := -1, -1
 	nExact, nLoose := 0, 0
-	for j, k := range o.kafkas {
-		if k.file == r.file || k.name != r.cluster || !in(k) {
+	for _, j := range candidates {
+		k := o.kafkas[j]
+		if k.file == r.file || k.name != r.cluster {
 			continue
 		}
 		switch {
