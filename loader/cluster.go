@@ -182,10 +182,6 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		WholeConfiguration: r.wholeConfiguration(),
 		Duplicates:         nonNil(r.Duplicates),
 	})
-	for _, a := range r.Also {
-		c.Files = append(c.Files, &SourceFile{Path: a.File, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
-			Duplicates: []Duplicate{}})
-	}
 	switch r.Kind {
 	case KindNode:
 		r.node.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Broker}, opts.DefaultKeys[catalog.Broker])

@@ -137,9 +137,6 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 			res.Errors = append(res.Errors, d.Err)
 		case d.Kind != "":
 			all = append(all, d)
-			for _, a := range d.Also {
-				produced[a.File] = true // a file of the cluster, not skipped
-			}
 		default:
 			produced[d.File] = false
 		}
