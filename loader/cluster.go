@@ -61,7 +61,73 @@ func newClusterOf(recs []*Doc, members []int, reasons []string, opts Options) *C
 	}
 	setCounts(c, recs, members)
 	c.Name = clusterName(c)
+	addSupplying(c, recs, members)
 	return c
+}
+
+// addSupplying lists among the cluster's files those that only supply
+// values to its docs (a Terraform module's variables.tf holding a
+// default, the module an example calls): a finding may point at them.
+// They come after the files that declare the docs and do not name the
+// cluster.
+func addSupplying(c *Cluster, recs []*Doc, members []int) {
+	listed := map[string]bool{}
+	for _, f := range c.Files {
+		listed[f.Path] = true
+	}
+	for _, i := range members {
+		r := recs[i]
+		for _, file := range supplying(r) {
+			if !listed[file] {
+				listed[file] = true
+				c.Files = append(c.Files, &SourceFile{
+					Path: file, Kind: r.Kind, Format: r.Format, Environment: r.env, EnvironmentSource: r.envSource,
+					Duplicates: []Duplicate{},
+				})
+			}
+		}
+	}
+}
+
+// supplying are the files other than d.File that a location of d points
+// at or that d names as Sources, sorted.
+func supplying(d *Doc) []string {
+	var out []string
+	for _, f := range d.Sources {
+		if f != d.File {
+			out = append(out, f)
+		}
+	}
+	add := func(l Location) {
+		if l.File != "" && l.File != d.File {
+			out = append(out, l.File)
+		}
+	}
+	for _, s := range d.Settings {
+		add(s.Loc)
+	}
+	for _, dup := range d.Duplicates {
+		for _, l := range dup.Previous {
+			add(l)
+		}
+	}
+	for _, s := range d.Platform {
+		add(s.Loc)
+	}
+	for _, n := range []*Count{d.BrokerCount, d.ControllerCount, d.Replicas, d.KafkaVersion} {
+		if n != nil {
+			add(n.Loc)
+		}
+	}
+	if t := d.Topic; t != nil {
+		for _, s := range []*Setting{t.ReplicationFactor, t.Partitions} {
+			if s != nil {
+				add(s.Loc)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // firstLine orders clusters declared in one file by where they start.

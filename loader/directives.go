@@ -193,7 +193,7 @@ func collectDirectives(docs []*Doc) map[string][]Directive {
 		}
 		// A file that holds values of a doc of another file (a Strimzi
 		// Kafka resource beside its pools) has its directives too.
-		for _, a := range d.Also {
+		for _, a := range d.SourceComments {
 			comments[a.File] = append(comments[a.File], a.Comments...)
 			for _, s := range d.Settings {
 				setFirst(a.File, s.Loc)

@@ -139,9 +139,9 @@ func prepare(d *Doc, opts Options) {
 	if !slices.ContainsFunc(d.Comments, isDirective) {
 		d.Comments = nil
 	}
-	for i := range d.Also {
-		if !slices.ContainsFunc(d.Also[i].Comments, isDirective) {
-			d.Also[i].Comments = nil
+	for i := range d.SourceComments {
+		if !slices.ContainsFunc(d.SourceComments[i].Comments, isDirective) {
+			d.SourceComments[i].Comments = nil
 		}
 	}
 }

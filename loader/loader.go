@@ -129,7 +129,7 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 		return err
 	}
 	var all []*Doc
-	produced := map[string]bool{}
+	produced, supplies := map[string]bool{}, map[string]bool{}
 	for _, d := range docs {
 		produced[d.File] = true
 		switch {
@@ -137,13 +137,16 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 			res.Errors = append(res.Errors, d.Err)
 		case d.Kind != "":
 			all = append(all, d)
+			for _, f := range supplying(d) {
+				supplies[f] = true // it holds a value of d: part of d's cluster
+			}
 		default:
 			produced[d.File] = false
 		}
 	}
 	res.Files = len(files)
 	for _, f := range files {
-		if !produced[f.Display] {
+		if !produced[f.Display] && !supplies[f.Display] {
 			res.Skipped++
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // every format of examples/ — except in the directories where an adapter
 // reads a file beside the one it loads (a compose .env, terraform.tfvars,
 // a chart's Chart.yaml): loader.LoadSources reads nothing beside a source
-// (docs/lsp.md, Limits), so those findings can differ.
+// (docs/editors.md, Limits), so those findings can differ.
 func TestOverlaySameAsDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lints examples/ twice (seconds)")

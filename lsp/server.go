@@ -3,7 +3,7 @@
 // lint) with the editor's unsaved buffers overlaid, hover and completion
 // from the Kafka key catalog (loader/catalog), and quick fixes. The
 // protocol types and request dispatch are github.com/tliron/glsp's, the
-// transport github.com/sourcegraph/jsonrpc2 (docs/lsp.md says why).
+// transport github.com/sourcegraph/jsonrpc2 (docs/editors.md says why).
 package lsp
 
 import (

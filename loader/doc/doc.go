@@ -69,10 +69,15 @@ type Doc struct {
 	Platform []Setting `json:"platform,omitempty"`
 	// Topic is set for KindTopic.
 	Topic *Topic `json:"topic,omitempty"`
-	// Also are the other files that hold values of this doc (the Kafka
-	// resource of a Strimzi node pool kept in a file of its own): files of
-	// the doc's cluster too, in the doc's environment.
-	Also []Also `json:"also,omitempty"`
+	// Sources are other files that supply its values though no location
+	// points at them (the variables.tf default a Terraform broker count
+	// is read from, the files of a module an example calls): they are
+	// part of its cluster, not skipped files.
+	Sources []string `json:"sources,omitempty"`
+	// SourceComments are the comments of other files its values come
+	// from (the Kafka resource of a Strimzi node pool kept in a file of
+	// its own), for the inline directives there.
+	SourceComments []FileComments `json:"source_comments,omitempty"`
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
 	// carry the same list.
@@ -110,9 +115,8 @@ type Topic struct {
 	ConfigUnknown bool `json:"config_unknown,omitempty"`
 }
 
-// Also is another file that holds values of a doc, with its comments (for
-// inline directives).
-type Also struct {
+// FileComments are the comments of one file.
+type FileComments struct {
 	File     string    `json:"file"`
 	Comments []Comment `json:"comments,omitempty"`
 }

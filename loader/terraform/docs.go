@@ -49,7 +49,7 @@ func (r *Result) Docs() []doc.Doc {
 		d := doc.Doc{
 			Kind: doc.KindNode, Format: "terraform", File: b.File, Name: b.Address, Loc: b.Loc,
 			Group: b.Group, QuorumManaged: true, ManagedKeys: slices.Clone(mskManagedKeys), Comments: r.Comments[b.File],
-			EnvHints: envHints(b.Environment),
+			EnvHints: envHints(b.Environment), Sources: slices.Clone(b.Sources),
 		}
 		origin := b.Source
 		if b.Configuration != "" {
@@ -84,7 +84,7 @@ func (r *Result) Docs() []doc.Doc {
 		}
 		d := doc.Doc{
 			Kind: doc.KindTopic, Format: "terraform", File: t.File, Name: t.Address, Loc: t.Loc,
-			Group: t.Group, Comments: r.Comments[t.File], EnvHints: envHints(env),
+			Group: t.Group, Comments: r.Comments[t.File], EnvHints: envHints(env), Sources: slices.Clone(t.Sources),
 		}
 		d.Settings, d.Duplicates = settings(t.Config, t.Source+" config"), t.Config.Duplicates
 		topic := &doc.Topic{Name: t.Name.Text, Loc: t.Loc, ConfigUnknown: t.Config.Incomplete}

@@ -32,6 +32,9 @@ type origin struct {
 	// lines locates each line of a multi-line string written as a template
 	// (a heredoc).
 	lines *lineTable
+	// input: the argument of a module call, which locates a scalar better
+	// than the called module's use of its variable (shared by every call).
+	input bool
 }
 
 // lineTable maps the lines of a text to where each was written.
@@ -639,8 +642,13 @@ func (m *module) evalTuple(exprs []hcl.Expression, ctx *hcl.EvalContext, depth i
 // evalAttr evaluates a definition (variable value, local) and marks it with
 // its position; a multi-line template also records where each line is.
 func (m *module) evalAttr(expr hcl.Expression, ctx *hcl.EvalContext) cty.Value {
+	return m.evalDefinition(expr, ctx, false)
+}
+
+// evalDefinition is evalAttr; input: expr is a module call's argument.
+func (m *module) evalDefinition(expr hcl.Expression, ctx *hcl.EvalContext, input bool) cty.Value {
 	v := m.eval(expr, ctx, 0)
-	o := &origin{pos: m.pos(expr.Range()), expr: m.exprText(expr)}
+	o := &origin{pos: m.pos(expr.Range()), expr: m.exprText(expr), input: input}
 	if te, ok := expr.(*hclsyntax.TemplateExpr); ok {
 		if plain, _ := v.Unmark(); plain.IsKnown() && !plain.IsNull() && plain.Type() == cty.String && strings.Contains(plain.AsString(), "\n") {
 			b := m.newText()
@@ -681,7 +689,9 @@ func (m *module) variableValue(v *variable) cty.Value {
 	}
 	bare := &hcl.EvalContext{} // tfvars and defaults take no references and no functions
 	val := cty.DynamicVal
-	if as, ok := m.assigned[v.name]; ok {
+	if in, ok := m.inputs[v.name]; ok {
+		val = in // a called module's argument (tfvars are the root module's)
+	} else if as, ok := m.assigned[v.name]; ok {
 		val = m.evalAttr(as.attr.Expr, bare)
 	} else if a, ok := v.attrs["default"]; ok {
 		val = m.evalAttr(a.Expr, bare)
@@ -851,6 +861,20 @@ func (m *module) buildCtx(s *source) *hcl.EvalContext {
 		}
 		vars[root] = cty.DynamicVal // data sources, resources of other types
 	}
+	for typ, byName := range m.passthrough {
+		obj := map[string]cty.Value{}
+		for _, t := range m.traversals {
+			if t.RootName() == typ && len(t) > 1 {
+				if a, ok := t[1].(hcl.TraverseAttr); ok {
+					obj[a.Name] = cty.DynamicVal
+				}
+			}
+		}
+		for name, v := range byName {
+			obj[name] = v
+		}
+		vars[typ] = cty.ObjectVal(obj)
+	}
 	for typ, byName := range m.linkables {
 		if typ == "module" {
 			continue
@@ -946,6 +970,7 @@ type instance struct {
 
 // expand returns a block's instances under count or for_each.
 func (m *module) expand(base string, attrs hcl.Attributes, ctx *hcl.EvalContext) []instance {
+	base = m.prefix + base
 	if a, ok := attrs["count"]; ok {
 		v, _ := m.eval(a.Expr, ctx, 0).UnmarkDeep()
 		n, err := convert.Convert(v, cty.Number)

@@ -114,6 +114,14 @@ resource "aws_msk_cluster" "k" {
   properties = { "x" = "%{ for i in [1,2] }${i}%{ endfor }" }
 }`)
 	f.Add(`resource "aws_msk_configuration" "c" { server_properties = "a=${upper("x")}\nb=${templatefile("x.tpl", {})}" }`)
+	f.Add(`variable "n" { default = 1 }
+module "again" {
+  source = "./a"
+  count  = 256
+  n      = var.n + 1
+}
+resource "random_id" "r" { keepers = { p = "x=${var.n}" } }
+resource "aws_msk_configuration" "c" { server_properties = random_id.r.keepers.p }`)
 	for _, s := range hostileSeeds() {
 		f.Add(s)
 	}
@@ -145,7 +153,13 @@ func checkLoad(t *testing.T, name, src string) {
 	// runaway evaluation stops the fuzzer at once.
 	timer := time.AfterFunc(30*time.Second, func() { panic("Load took longer than 30s") })
 	defer timer.Stop()
-	res := Load([]File{{Name: name, Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{})
+	// Every module called by a local path is this file again (the file
+	// name is kept, so positions stay checkable): calls into calls, with
+	// count, down to the nesting and instance limits.
+	self := func(string) ([]File, func(string) ([]byte, error), error) {
+		return []File{{Name: name, Data: []byte(src)}}, nil, nil
+	}
+	res := Load([]File{{Name: name, Data: []byte(src)}, {Name: "terraform.tfvars", Data: []byte("x = 1\n")}}, Options{Module: self})
 	lines := strings.Count(src, "\n") + 2
 	check := func(what string, p doc.Location) {
 		if p.File != name && p.File != "terraform.tfvars" {

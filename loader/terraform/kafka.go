@@ -24,8 +24,7 @@ func Load(files []File, opts Options) (res *Result) {
 	if res.Errors == nil {
 		res.Errors = []*doc.Error{}
 	}
-	m.setup()
-	m.extract(res)
+	m.run(res)
 	if m.budget.notice != nil {
 		res.Errors = append(res.Errors, m.budget.notice)
 	}
@@ -97,7 +96,7 @@ type unit struct {
 	ctx   *hcl.EvalContext
 }
 
-func (u *unit) group(m *module) string { return "terraform " + m.dir() + " " + u.id }
+func (u *unit) group(m *module) string { return m.groupOf(u.id) }
 
 // setup evaluates locals, then the resources and modules that others
 // reference, then locals again with those references available.
@@ -127,6 +126,7 @@ func (m *module) setup() {
 		}
 		m.linkables["module"][c.name] = &instanceSet{src: c.src, value: m.setValue("module", c.name, insts, id)}
 	}
+	m.passthrough = m.passValues()
 	for _, defs := range m.locals {
 		for _, l := range defs {
 			l.value = valueCache{}
@@ -134,6 +134,55 @@ func (m *module) setup() {
 	}
 	m.evalLocals()
 	m.ctxs = map[*source]*hcl.EvalContext{}
+}
+
+// passValues are the attributes, as written, of the resources of other
+// types that expressions refer to (random_id.x.keepers, a null_resource's
+// triggers): Terraform stores an argument's value as the attribute, so a
+// reference to a literal expression of known values is that value. The
+// attributes the provider computes (random_id.x.hex) stay unknown.
+// References among such resources are followed one level deep; resources
+// with count or for_each, or declared in several files, are left unknown.
+func (m *module) passValues() map[string]map[string]cty.Value {
+	referenced := map[[2]string][]string{} // the attributes each resource's references name
+	for _, t := range m.traversals {
+		if len(t) > 1 {
+			if a, ok := t[1].(hcl.TraverseAttr); ok {
+				key := [2]string{t.RootName(), a.Name}
+				referenced[key] = append(referenced[key], "")
+				if len(t) > 2 {
+					if attr, ok := t[2].(hcl.TraverseAttr); ok {
+						referenced[key] = append(referenced[key], attr.Name)
+					}
+				}
+			}
+		}
+	}
+	out := map[string]map[string]cty.Value{}
+	for _, r := range m.resources {
+		_, count := r.attrs["count"]
+		_, forEach := r.attrs["for_each"]
+		if m.linkables[r.typ] != nil || count || forEach || referenced[[2]string{r.typ, r.name}] == nil || m.addresses(r.typ, r.name) != 1 {
+			continue
+		}
+		ctx := m.ctx(r.src)
+		obj := map[string]cty.Value{}
+		for _, name := range referenced[[2]string{r.typ, r.name}] {
+			if name != "" {
+				obj[name] = cty.DynamicVal // computed by the provider, unless written below
+			}
+		}
+		for _, a := range sortedAttrs(r.attrs) {
+			if a.Name != "provider" && a.Name != "depends_on" {
+				obj[a.Name] = m.evalAttr(a.Expr, ctx)
+			}
+		}
+		if out[r.typ] == nil {
+			out[r.typ] = map[string]cty.Value{}
+		}
+		out[r.typ][r.name] = cty.ObjectVal(obj)
+	}
+	return out
 }
 
 // expandCtx is the context count or for_each is evaluated in during setup
@@ -222,6 +271,7 @@ func (m *module) extract(res *Result) {
 		}
 		b.BrokerCount = m.number(u.attrs["number_of_broker_nodes"], u.ctx, typeMSKCluster+".number_of_broker_nodes")
 		b.KafkaVersion = m.value(u.attrs["kafka_version"], u.ctx)
+		b.Sources = m.sourcesOf(b.File, u.ctx, u.attrs["number_of_broker_nodes"], u.attrs["kafka_version"])
 		b.Environment = m.environment(u.attrs["tags"], u.ctx)
 		b.Attributes = m.flatten(u.body, u.ctx, "encryption_info", "client_authentication", "broker_node_group_info")
 		for _, g := range blocks(u.body, "broker_node_group_info") {
@@ -323,16 +373,44 @@ func mustParse(b *textBuilder, fallback doc.Location) (Properties, *doc.Error) {
 	return props, err
 }
 
+// sourcesOf are the files other than file that the values of attrs are
+// written in (their origins: a variable's default, a tfvars assignment, a
+// local), sorted.
+func (m *module) sourcesOf(file string, ctx *hcl.EvalContext, attrs ...*hcl.Attribute) []string {
+	var out []string
+	for _, a := range attrs {
+		if a == nil {
+			continue
+		}
+		_, marks := m.eval(a.Expr, ctx, 0).UnmarkDeep()
+		for mk := range marks {
+			if o, ok := mk.(*origin); ok && o.pos.File != "" && o.pos.File != file {
+				out = append(out, o.pos.File)
+			}
+		}
+		if a.Range.Filename != file {
+			out = append(out, a.Range.Filename)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // number evaluates a whole-number attribute.
 func (m *module) number(a *hcl.Attribute, ctx *hcl.EvalContext, source string) *doc.Count {
 	if a == nil {
 		return nil
 	}
-	n, ok := intOf(m.eval(a.Expr, ctx, 0))
+	v := m.eval(a.Expr, ctx, 0)
+	n, ok := intOf(v)
 	if !ok {
 		return nil
 	}
-	return &doc.Count{Value: n, Text: m.exprText(a.Expr), Source: source, Loc: m.pos(a.Expr.Range())}
+	c := &doc.Count{Value: n, Text: m.exprText(a.Expr), Source: source, Loc: m.pos(a.Expr.Range())}
+	if _, marks := v.UnmarkDeep(); originOf(marks) != nil && originOf(marks).input {
+		c.Loc = originOf(marks).pos // the module call's argument
+	}
+	return c
 }
 
 func intOf(v cty.Value) (int, bool) {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/kafkalint/kafkalint/loader/doc"
@@ -37,6 +38,13 @@ type Options struct {
 	CommentMarker string
 	// Limits bound evaluation (zero fields: DefaultLimits).
 	Limits Limits
+	// Module reads the directory of a module called by a local path
+	// (source = "./modules/kafka", "../.."), named relative to the root
+	// module's directory, slash-separated: its module files (display
+	// names) and the ReadFile of that directory. An error says why the
+	// module cannot be read (missing, outside the linted root); it is
+	// reported at the call. Nil: local modules are not followed.
+	Module func(rel string) ([]File, func(name string) ([]byte, error), error)
 }
 
 // DirReader returns an Options.ReadFile that reads files inside dir and
@@ -159,6 +167,24 @@ type module struct {
 	funcs     map[string]function.Function
 	// linkables are the resource and module values built for references.
 	linkables map[string]map[string]*instanceSet
+	// passthrough are the values of other resources' attributes, for
+	// references (see passValues).
+	passthrough map[string]map[string]cty.Value
+
+	// A module called by a local path (local.go): prefix starts every
+	// address ("module.msk."), scope is the root module's directory (the
+	// clusters are the root's), rel is this module's directory relative
+	// to the root's, inputs are the call's arguments (variables take them
+	// over their defaults; tfvars are the root module's only) and stack
+	// are the directories being loaded (as positions show them), root
+	// first, to stop cycles.
+	prefix, scope, rel string
+	inputs             map[string]cty.Value
+	stack              []string
+	// passing: textOf is inside a pass-through attribute (passExpr).
+	passing bool
+	// followed counts the module instances loaded under the root.
+	followed *int
 }
 
 type variable struct {

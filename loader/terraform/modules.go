@@ -118,6 +118,7 @@ func (m *module) moduleBrokers(c *moduleCall, res *Result) {
 			}
 		}
 		b.KafkaVersion = m.value(c.attrs["kafka_version"], ictx)
+		b.Sources = m.sourcesOf(b.File, ictx, c.attrs["number_of_broker_nodes"], c.attrs["broker_per_zone"], c.attrs["kafka_version"])
 		b.Environment = m.environment(c.attrs["tags"], ictx)
 		for _, t := range topics {
 			t.Environment = b.Environment // the module's topics are the cluster's
@@ -229,7 +230,7 @@ func (m *module) topic(u *unit) *Topic {
 			if id, ok := attributes(kc.Body)["id"]; ok {
 				v := m.eval(id.Expr, u.ctx, 0)
 				if refs := refsIn(v); len(refs) == 1 {
-					t.Group = "terraform " + m.dir() + " " + refs[0]
+					t.Group = m.groupOf(refs[0])
 				} else if s := m.value(id, u.ctx); s != nil && !s.Unknown {
 					t.Group = "confluent cluster " + s.Text
 				}
@@ -240,10 +241,10 @@ func (m *module) topic(u *unit) *Topic {
 		t.ReplicationFactor = m.value(first("replication_factor"), u.ctx)
 		t.Partitions = m.value(first("partition_count"), u.ctx)
 		t.Config = m.configMap(first("configs"), u.ctx)
-		t.Group = "terraform " + m.dir() + " " + u.id
+		t.Group = m.groupOf(u.id)
 		if a := first("cluster_arn"); a != nil {
 			if refs := refsIn(m.eval(a.Expr, u.ctx, 0)); len(refs) == 1 {
-				t.Group = "terraform " + m.dir() + " " + refs[0]
+				t.Group = m.groupOf(refs[0])
 			}
 		}
 	}
@@ -277,7 +278,7 @@ func (m *module) providerGroup(u *unit, local string, serverAttrs ...string) str
 		}
 	}
 	p, ok := resolve(candidates, u.src, func(p *provider) *source { return p.src })
-	group := "terraform " + m.dir() + " provider." + addr
+	group := m.groupOf(m.prefix + "provider." + addr)
 	if !ok {
 		return group
 	}
@@ -287,7 +288,7 @@ func (m *module) providerGroup(u *unit, local string, serverAttrs ...string) str
 	for _, attr := range serverAttrs {
 		if a, ok := p.attrs[attr]; ok {
 			if refs := refsIn(m.eval(a.Expr, m.ctx(p.src), 0)); len(refs) == 1 {
-				return "terraform " + m.dir() + " " + refs[0]
+				return m.groupOf(refs[0])
 			}
 		}
 	}

@@ -75,6 +75,10 @@ type Brokers struct {
 	// UnknownMultiplicity: count/for_each could not be resolved, so this
 	// stands for an unknown number of instances.
 	UnknownMultiplicity bool `json:"unknown_multiplicity,omitempty"`
+	// Sources are the other files its broker count and Kafka version are
+	// read from (a variable's default, a tfvars assignment) and, for a
+	// module called by a local path, the file declaring the resource.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Topic is a Kafka topic resource.
@@ -95,6 +99,9 @@ type Topic struct {
 	Config              Properties `json:"config"`
 	Environment         *Value     `json:"environment,omitempty"`
 	UnknownMultiplicity bool       `json:"unknown_multiplicity,omitempty"`
+	// Sources: for a module called by a local path, the file declaring
+	// the resource.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Result is what a module holds.

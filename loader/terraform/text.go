@@ -191,6 +191,16 @@ func (m *module) textOf(expr hcl.Expression, ctx *hcl.EvalContext, b *textBuilde
 	case *hclsyntax.ParenthesesExpr:
 		m.textOf(e.Expression, ctx, b)
 		return
+	case *hclsyntax.ScopeTraversalExpr:
+		// A resource attribute that passes a text through
+		// (random_id.x.keepers.server_properties): the text as written
+		// there, each line where it is written. One level, as passValues.
+		if x, xctx, ok := m.passExpr(e.Traversal); ok && !m.passing {
+			m.passing = true
+			defer func() { m.passing = false }()
+			m.textOf(x, xctx, b)
+			return
+		}
 	case *hclsyntax.ConditionalExpr:
 		c, _ := m.eval(e.Condition, ctx, 0).Unmark()
 		if c, err := convert.Convert(c, cty.Bool); err == nil && c.IsKnown() && !c.IsNull() {
@@ -220,6 +230,59 @@ func (m *module) textOf(expr hcl.Expression, ctx *hcl.EvalContext, b *textBuilde
 		}
 	}
 	m.valueText(v, expr, b)
+}
+
+// passExpr finds the expression a reference to a pass-through resource
+// attribute (passValues) names, through object constructors, and the
+// context it is evaluated in.
+func (m *module) passExpr(t hcl.Traversal) (hcl.Expression, *hcl.EvalContext, bool) {
+	if len(t) < 3 {
+		return nil, nil, false
+	}
+	name, ok1 := t[1].(hcl.TraverseAttr)
+	attr, ok2 := t[2].(hcl.TraverseAttr)
+	if !ok1 || !ok2 || m.passthrough[t.RootName()][name.Name] == cty.NilVal {
+		return nil, nil, false
+	}
+	for _, r := range m.resources {
+		if r.typ != t.RootName() || r.name != name.Name {
+			continue
+		}
+		a, ok := r.attrs[attr.Name]
+		if !ok {
+			return nil, nil, false
+		}
+		expr, ctx := a.Expr, m.ctx(r.src)
+		for _, step := range t[3:] {
+			var key string
+			switch s := step.(type) {
+			case hcl.TraverseAttr:
+				key = s.Name
+			case hcl.TraverseIndex:
+				if s.Key.Type() != cty.String || !s.Key.IsKnown() {
+					return nil, nil, false
+				}
+				key = s.Key.AsString()
+			default:
+				return nil, nil, false
+			}
+			obj, ok := expr.(*hclsyntax.ObjectConsExpr)
+			if !ok {
+				return nil, nil, false
+			}
+			found := false
+			for _, item := range obj.Items {
+				if k, _ := m.eval(item.KeyExpr, ctx, 0).Unmark(); k.IsKnown() && k.Type() == cty.String && k.AsString() == key {
+					expr, found = item.ValueExpr, true
+				}
+			}
+			if !found {
+				return nil, nil, false
+			}
+		}
+		return expr, ctx, true
+	}
+	return nil, nil, false
 }
 
 // joinText renders join(sep, list) element by element, so each element

@@ -385,7 +385,7 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 		u.Settings = slices.Clone(ks.settings)
 		u.Ignored = slices.Clone(ks.ignored)
 		u.EnvHints = append(slices.Clone(ks.hints), u.EnvHints...)
-		u.Also = alsoFile(ks, f)
+		fromKafkaFile(&u, ks, f)
 	} else {
 		u.Group = strimziLooseGroup(p.namespace, p.cluster, f)
 	}
@@ -404,12 +404,14 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 	return u
 }
 
-// alsoFile is the Kafka resource's file when it is not the pool's f.
-func alsoFile(ks *kafkaSpec, f *File) []doc.Also {
-	if ks.file == f.Name {
-		return nil
+// fromKafkaFile records, on a pool's doc u read from f, the Kafka
+// resource's file when it is another: a file of the cluster (Sources),
+// whose directives apply (SourceComments, filled by filed).
+func fromKafkaFile(u *doc.Doc, ks *kafkaSpec, f *File) {
+	if ks.file != f.Name {
+		u.Sources = []string{ks.file}
+		u.SourceComments = []doc.FileComments{{File: ks.file}}
 	}
-	return []doc.Also{{File: ks.file}}
 }
 
 // strimziZooKeeperUnits: a ZooKeeper-based cluster's brokers (the Kafka
@@ -425,7 +427,7 @@ func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []doc.Doc
 			u := base
 			u.Name, u.Loc = "KafkaNodePool "+p.name, docStart(p.file.Name, p.doc)
 			u.Settings, u.Ignored = slices.Clone(base.Settings), slices.Clone(base.Ignored)
-			u.Also = alsoFile(&ks, p.file)
+			fromKafkaFile(&u, &ks, p.file)
 			if e, ok := getEntry(p.doc, "spec", "replicas"); ok {
 				if n, ok := integer(e.Value); ok {
 					u.Replicas = &doc.Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Loc: pos(p.file.Name, e.Key)}

@@ -15,7 +15,7 @@ import (
 )
 
 // filed sets each doc's File to the file its start is in, and its
-// Comments (and those of its Also files) to that file's, for inline
+// Comments (and its SourceComments) to that file's, for inline
 // directives.
 func filed(docs []doc.Doc, files ...*File) []doc.Doc {
 	comments := make(map[string][]doc.Comment, len(files))
@@ -25,8 +25,8 @@ func filed(docs []doc.Doc, files ...*File) []doc.Doc {
 	for i := range docs {
 		docs[i].File = docs[i].Loc.File
 		docs[i].Comments = comments[docs[i].File]
-		for j := range docs[i].Also {
-			docs[i].Also[j].Comments = comments[docs[i].Also[j].File]
+		for j := range docs[i].SourceComments {
+			docs[i].SourceComments[j].Comments = comments[docs[i].SourceComments[j].File]
 		}
 	}
 	return docs

@@ -17,7 +17,7 @@ func newLSP(_ Streams) *cobra.Command {
 	var p policyFlags
 	cmd := &cobra.Command{
 		Use:   "lsp",
-		Short: "Run the language server on stdin/stdout (docs/lsp.md)",
+		Short: "Run the language server on stdin/stdout (docs/editors.md)",
 		Long: "Run kafkalint's language server (LSP over stdin/stdout) for an editor: diagnostics as you type,\n" +
 			"Kafka key documentation on hover, completion and quick fixes. The workspace's .kafkalint.yaml is\n" +
 			"read before every lint; its custom policies are compiled once, at the first lint.",

@@ -226,6 +226,28 @@ role_class(node) := "combined" if {
 
 role_class(node) := "zookeeper" if node.mode == "zookeeper"
 
+# without_quorum holds for a ZooKeeper-mode node (no process.roles,
+# zookeeper.connect written or set by the platform) that is not migrating to
+# KRaft: it has no KRaft quorum. Kafka 3.x only parses its
+# controller.quorum.voters and controller.quorum.bootstrap.servers (the
+# QuorumConfig validators) and starts a raft client with them only when
+# zookeeper.metadata.migration.enable is true (KafkaServer.startup), so a
+# voter list left there describes no quorum (KFK3019 reports it). A
+# migration flag that is a placeholder may be true: not without_quorum.
+without_quorum(node) if {
+	node.mode == "zookeeper"
+	_zookeeper_connect(node)
+	not _migrating(node)
+}
+
+_zookeeper_connect(node) if settings.explicit(node, "zookeeper.connect")
+
+_zookeeper_connect(node) if "zookeeper.connect" in node.managed_keys
+
+_migrating(node) if node.settings["zookeeper.metadata.migration.enable"].unknown
+
+_migrating(node) if lower(trim_space(node.settings["zookeeper.metadata.migration.enable"].raw)) == "true"
+
 # --- Identity ------------------------------------------------------------------
 
 # id_setting is the setting a node's id comes from (node.id, else broker.id,
@@ -290,12 +312,14 @@ voter_text(voters) := concat(",", [sprintf("%d@%s:%d", [id, voters[id].host, vot
 # KFK3001/KFK3002): every controller-role node that states a voter set, or,
 # when no controller does (only broker files were given), every node that
 # states one. A broker repeating a controller's voter line is not reported
-# again.
+# again, and a ZooKeeper-mode node's leftover list is no voter set
+# (without_quorum).
 quorum_anchors(nodes) := _controller_anchors(nodes) if {
 	count(_controller_anchors(nodes)) > 0
 } else := {i |
 	some i, node in nodes
 	count(voter_ids(node)) > 0
+	not without_quorum(node)
 }
 
 _controller_anchors(nodes) := {i |

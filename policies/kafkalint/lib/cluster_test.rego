@@ -260,3 +260,16 @@ test_loopback_host_is_javas_loopback if {
 	not cluster.loopback_host("kafka-1.example.com")
 	cluster.host_key("127.0.1.1") == cluster.host_key("localhost")
 }
+
+# --- ZooKeeper mode without a quorum -------------------------------------------
+
+test_without_quorum if {
+	zk := t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]])
+	cluster.without_quorum(zk)
+	cluster.without_quorum(t.with_settings(zk, [["zookeeper.metadata.migration.enable", "false", 2]]))
+	cluster.without_quorum(object.union(t.node("server.properties", [], []), {"managed_keys": ["zookeeper.connect"]}))
+	not cluster.without_quorum(t.with_settings(zk, [["zookeeper.metadata.migration.enable", "TRUE", 2]]))
+	not cluster.without_quorum(t.with_setting(zk, t.unknown_setting("server.properties", "zookeeper.metadata.migration.enable", "${env:M}", 2)))
+	not cluster.without_quorum(t.node("server.properties", [], [])) # no zookeeper.connect: a fragment, not known to be ZooKeeper mode
+	not cluster.without_quorum(t.node("server.properties", ["broker"], [["zookeeper.connect", "zk-1:2181", 1]]))
+}

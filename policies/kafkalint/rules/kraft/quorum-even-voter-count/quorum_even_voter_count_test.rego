@@ -156,3 +156,18 @@ listeners=SSL://:9093
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
 }
+
+# A ZooKeeper-mode node that is not migrating has no KRaft quorum (KFK3019).
+test_success_zookeeper_mode_leftover_voters if {
+	node := t.with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), "1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093", 4)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_loader_zookeeper_mode_leftover_voters if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093
+`)
+	count(reports) == 0
+}

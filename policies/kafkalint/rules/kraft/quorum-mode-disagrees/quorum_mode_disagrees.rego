@@ -28,12 +28,15 @@ import data.kafkalint.lib.result
 
 # Nodes that set exactly one of the two keys take part (quorum.mode static or
 # dynamic). A node that sets both is KFK3003's; a node whose key is a
-# ${provider:...} placeholder is unknown and takes no part. Anchoring:
+# ${provider:...} placeholder is unknown and takes no part, and so does a
+# ZooKeeper-mode node, which has no quorum (cluster.without_quorum: KFK3019
+# reports its leftover key). Anchoring:
 # lib/cluster.rego, odd one out.
 _key := {"static": "controller.quorum.voters", "dynamic": "controller.quorum.bootstrap.servers"}
 
 _parties := [party |
 	some node in input.nodes
+	not cluster.without_quorum(node)
 	some mode, key in _key
 	node.quorum.mode == mode
 	setting := node.settings[key]

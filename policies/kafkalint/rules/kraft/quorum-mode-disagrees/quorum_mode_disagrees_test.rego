@@ -103,3 +103,26 @@ listeners=SSL://:9093
 	reports := rule.report with input as clusters[0]
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b1.properties", 3, "controller.quorum.voters"], ["prod/kafka/b2.properties", 3, "controller.quorum.bootstrap.servers"]}
 }
+
+# A ZooKeeper-mode node's leftover list takes no part (KFK3019).
+test_success_zookeeper_mode_leftover_voters if {
+	nodes := [_dynamic("c1.properties", ["controller"]), _dynamic("c2.properties", ["controller"]), t.with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), _voters, 4)]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_loader_zookeeper_mode_leftover_voters if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/server-1.properties": `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@c1:9093
+`,
+		"prod/kafka/server-2.properties": `broker.id=2
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.bootstrap.servers=c1:9093
+`,
+	})
+	count(clusters) == 1
+	count(rule.report) == 0 with input as clusters[0]
+}

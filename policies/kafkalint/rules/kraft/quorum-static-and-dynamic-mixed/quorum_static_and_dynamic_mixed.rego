@@ -22,13 +22,16 @@
 #   since: unreleased
 package kafkalint.rules.kraft["quorum-static-and-dynamic-mixed"]
 
+import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # quorum.mode is "both" when both keys are set to a non-blank value, even a
-# ${provider:...} placeholder; an unknown value never triggers the rule.
+# ${provider:...} placeholder; an unknown value never triggers the rule. A
+# ZooKeeper-mode node uses neither key (cluster.without_quorum: KFK3019).
 report contains result.fail_related(bootstrap, message, [voters.location]) if {
 	some node in input.nodes
 	node.quorum.mode == "both"
+	not cluster.without_quorum(node)
 	bootstrap := node.settings["controller.quorum.bootstrap.servers"]
 	voters := node.settings["controller.quorum.voters"]
 	not bootstrap.unknown

@@ -107,3 +107,19 @@ controller.quorum.bootstrap.servers=c1:9093
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "controller.quorum.bootstrap.servers"]}
 }
+
+# A ZooKeeper-mode node uses neither key (KFK3019 reports them).
+test_success_zookeeper_mode_leftover_keys if {
+	node := t.with_bootstrap(t.with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), _voters, 4), _bootstrap, 5)
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_loader_zookeeper_mode_leftover_keys if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@controller-1:9093
+controller.quorum.bootstrap.servers=controller-1:9093
+`)
+	count(reports) == 0
+}

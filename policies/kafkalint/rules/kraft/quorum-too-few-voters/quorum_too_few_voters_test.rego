@@ -241,3 +241,36 @@ listeners=SSL://:9093
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
 }
+
+# A ZooKeeper-mode node that is not migrating has no KRaft quorum: its
+# leftover list is KFK3019's, not a quorum of one.
+test_success_zookeeper_mode_leftover_voters if {
+	count(rule.report) == 0 with input as t.cluster([_with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), _one, 4)], [])
+}
+
+# Migrating to KRaft, the ZooKeeper broker reaches the KRaft quorum with it.
+test_fail_zookeeper_broker_migrating_to_kraft if {
+	node := _with_voters(t.with_settings(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), [["zookeeper.metadata.migration.enable", "true", 2]]), _one, 4)
+	rule.report == {t.finding("server.properties", 4, _key, _one_message)} with input as t.cluster([node], [])
+}
+
+# Built with the loader: a ZooKeeper-mode broker with a leftover single voter.
+test_loader_zookeeper_mode_leftover_voters if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@localhost:9093
+`)
+	count(reports) == 0
+}
+
+test_loader_zookeeper_broker_migrating_to_kraft if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+zookeeper.metadata.migration.enable=true
+controller.listener.names=CONTROLLER
+controller.quorum.voters=1@localhost:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "controller.quorum.voters"]}
+}

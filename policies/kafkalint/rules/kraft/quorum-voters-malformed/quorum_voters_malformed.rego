@@ -22,8 +22,12 @@ package kafkalint.rules.kraft["quorum-voters-malformed"]
 import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
-# Any node that sets the key is checked, whatever its roles. The loader gives
-# no entries for a ${provider:...} placeholder, so an unknown value is silent.
+# Any node that sets the key is checked, whatever its roles: Kafka parses the
+# list on every node (QuorumConfig.ControllerQuorumVotersValidator). The
+# wildcard host and repeated ids only matter to a node that uses the list,
+# so a ZooKeeper-mode node (cluster.without_quorum) is spared those. The
+# loader gives no entries for a ${provider:...} placeholder, so an unknown
+# value is silent.
 
 # An entry that does not parse.
 report contains result.fail(setting, message) if {
@@ -40,6 +44,7 @@ report contains result.fail(setting, message) if {
 # An entry whose host is the wildcard address.
 report contains result.fail(setting, message) if {
 	some node in input.nodes
+	not cluster.without_quorum(node)
 	some voter in node.quorum.voters
 	not voter.error
 	voter.host == "0.0.0.0"
@@ -55,6 +60,7 @@ report contains result.fail(setting, message) if {
 # once per id).
 report contains result.fail(setting, message) if {
 	some node in input.nodes
+	not cluster.without_quorum(node)
 	parsed := [v | some v in node.quorum.voters; not v.error]
 	count(parsed) > count({v.id | some v in parsed}) # some id repeats
 	some g in cluster.groups([{"value": v.id} | some v in parsed])

@@ -136,3 +136,30 @@ listeners=SSL://:9093
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 3, "controller.quorum.voters"]}
 }
+
+# The wildcard host and a repeated id only matter to a node that uses the
+# list: not to a ZooKeeper-mode node that is not migrating (KFK3019).
+test_success_zookeeper_mode_wildcard_and_duplicate if {
+	file := "server.properties"
+	node := _with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), 2, [_voter(file, 2, 1, "0.0.0.0", 9093), _voter(file, 2, 2, "c2", 9093), _voter(file, 2, 2, "c3", 9093)])
+	count(rule.report) == 0 with input as t.cluster([node], [])
+}
+
+test_loader_zookeeper_mode_wildcard_and_duplicate if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@0.0.0.0:9093,2@c2:9093,2@c3:9093
+`)
+	count(reports) == 0
+}
+
+# Kafka parses the list on every node: a malformed entry is still reported.
+test_loader_zookeeper_mode_malformed_entry if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=c1:9093
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 4, "controller.quorum.voters"]}
+}

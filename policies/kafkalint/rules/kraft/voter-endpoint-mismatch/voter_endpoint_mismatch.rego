@@ -32,7 +32,8 @@ import data.kafkalint.lib.result
 # else its bound endpoint. Hosts compare leniently (cluster.hosts_differ: a
 # wildcard or loopback host, an address against a name, and names differing
 # only in their domain may all be one machine). A voter without a config
-# file is no concern, and unknown values (${provider:...}), platform-managed
+# file is no concern, nor is a ZooKeeper-mode node's leftover voter list
+# (cluster.without_quorum: it reaches no quorum), and unknown values (${provider:...}), platform-managed
 # listeners, malformed voter lists (KFK3007) and controller listeners missing
 # from listeners (KFK3015) are silent. One finding per controller, at its
 # controller listener line (advertised, else bound), with every mismatching
@@ -71,6 +72,7 @@ _id_count := {g.value: count(g.indexes) | some g in cluster.groups([{"value": n.
 
 _entries := [{"value": id, "voter": v, "file": other.file} |
 	some other in input.nodes
+	not cluster.without_quorum(other)
 	not other.settings["controller.quorum.voters"].unknown
 	cluster.voter_map(other)
 	some id, v in cluster.last_voters(other)

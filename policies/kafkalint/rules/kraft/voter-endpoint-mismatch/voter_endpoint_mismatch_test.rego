@@ -118,3 +118,9 @@ listeners=CONTROLLER://c1:9094
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/controller.properties", 5, "listeners"]}
 }
+
+# A ZooKeeper-mode node's leftover list reaches no quorum (KFK3019).
+test_success_zookeeper_mode_leftover_voters if {
+	nodes := [_ok(1), _ok(2), _ok(3), t.with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), "1@localhost:9093", 4)]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}

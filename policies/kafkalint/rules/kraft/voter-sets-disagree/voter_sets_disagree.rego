@@ -26,12 +26,14 @@ import data.kafkalint.lib.cluster
 import data.kafkalint.lib.result
 
 # Every node that states a complete static voter set takes part, whatever its
-# roles; the set is compared as Kafka reads it (ids and endpoints, order and
+# roles (but a ZooKeeper-mode node's leftover list, cluster.without_quorum:
+# KFK3019); the set is compared as Kafka reads it (ids and endpoints, order and
 # repeated entries do not matter, hosts compare case-insensitively). A node
 # whose list is unknown (${provider:...}) or has a malformed entry (KFK3007)
 # takes no part. Anchoring: lib/cluster.rego, odd one out.
 _parties := [party |
 	some node in input.nodes
+	not cluster.without_quorum(node)
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
 	voters := cluster.voter_map(node)

@@ -128,3 +128,26 @@ listeners=SSL://:9093
 	reports := rule.report with input as clusters[0]
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b1.properties", 3, "controller.quorum.voters"], ["prod/kafka/b2.properties", 3, "controller.quorum.voters"]}
 }
+
+# A ZooKeeper-mode node's leftover list is no voter set (KFK3019).
+test_success_zookeeper_mode_leftover_voters if {
+	nodes := [_controller("c1.properties", _three), _controller("c2.properties", _three), t.with_voters(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), "1@localhost:9093", 4)]
+	count(rule.report) == 0 with input as t.cluster(nodes, [])
+}
+
+test_loader_zookeeper_mode_leftover_voters if {
+	clusters := kafkalint.parse_files({
+		"prod/kafka/server-1.properties": `broker.id=1
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@c1:9093
+`,
+		"prod/kafka/server-2.properties": `broker.id=2
+zookeeper.connect=zk-1:2181,zk-2:2181,zk-3:2181
+listeners=SSL://:9093
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+`,
+	})
+	count(clusters) == 1
+	count(rule.report) == 0 with input as clusters[0]
+}

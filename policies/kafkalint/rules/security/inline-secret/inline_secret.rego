@@ -25,14 +25,13 @@ package kafkalint.rules.security["inline-secret"]
 import data.kafkalint.lib.result
 
 # A ${provider:...} reference or template expression is an unknown value
-# (the loader drops it), and a value that is itself a documentation
-# placeholder (<password>, even with the > lost; {API_SECRET}; $PASSWORD;
-# ****) holds no secret. The
-# message names the key and, for JAAS, the option, never the value.
+# (the loader drops it), and a value that is itself a template placeholder
+# holds no secret (_placeholder). The message names the key and, for JAAS,
+# the option, never the value.
 report contains result.fail(s, _message(s, _what(s))) if {
 	some s in _candidates
 	not _jaas(s.key)
-	_real_secret(s.raw)
+	_real_secret(s.key, s.raw)
 }
 
 report contains result.fail(s, _message(s, _options(options))) if {
@@ -41,7 +40,7 @@ report contains result.fail(s, _message(s, _options(options))) if {
 	options := sort({option |
 		some m in regex.find_all_string_submatch_n(_jaas_secret_option, s.raw, -1)
 		option := m[1]
-		_real_secret(concat("", [m[2], m[3], m[4]]))
+		_real_secret(option, concat("", [m[2], m[3], m[4]]))
 	})
 	count(options) > 0
 }
@@ -84,8 +83,32 @@ _units := array.concat(array.concat(input.nodes, input.clients), input.mirror_ma
 # PlainLoginModule's user_<name> entries, with a quoted or bare value.
 _jaas_secret_option := `(?i)\b(password|clientsecret|client_secret|user_[A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s;"']+))`
 
-_real_secret(value) if {
+_real_secret(key, value) if {
 	v := trim_space(value)
 	v != ""
-	not regex.match(`^(<.*|\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\*+)$`, v)
+	not _placeholder(key, v)
 }
+
+# _placeholder holds for a value that only marks where a secret goes, as
+# config templates and documentation write it: a markup or template
+# reference (<password>, even with the > lost; {API_SECRET}; ${PASSWORD};
+# $PASSWORD), a run of X's or asterisks, a common placeholder word, or an
+# all-caps word that repeats the key's (or JAAS option's) own name or its
+# last segments (ssl.keystore.password=PASSWORD or =KEYSTORE_PASSWORD,
+# password="PASSWORD", clientSecret="CLIENT_SECRET"). A real secret that is
+# merely weak (changeit, the JDK's keystore default) is still reported.
+_placeholder(_, v) if regex.match(`^(<.*|\{[^}]*\}|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\*+|[xX]{3,})$`, v)
+
+_placeholder(_, v) if regex.match(_placeholder_words, v)
+
+_placeholder(key, v) if {
+	regex.match(`^[A-Z][A-Z0-9_.-]*$`, v)
+	segments := split(key, ".")
+	some i in numbers.range(0, count(segments) - 1)
+	_name_form(v) == _name_form(concat(".", array.slice(segments, i, count(segments))))
+}
+
+# _name_form compares names whatever their separators and case.
+_name_form(name) := upper(regex.replace(name, `[._-]`, ""))
+
+_placeholder_words := `(?i)^(change[-_ ]?me|replace[-_ ]?me|to[-_ ]?do|tbd|fix[-_ ]?me|placeholder|redacted|(your|my)[-_ ]?(password|secret|pass|passwd|token|api[-_ ]?(key|secret))([-_ ]?here)?|(password|secret)[-_ ]?here)$`

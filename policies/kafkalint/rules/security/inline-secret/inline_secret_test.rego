@@ -75,6 +75,56 @@ test_success_key_not_marked_secret if {
 	count(rule.report) == 0 with input as t.cluster([node], [])
 }
 
+# Template placeholders mark where a secret goes and hold none.
+test_success_template_placeholders if {
+	values := [
+		["ssl.keystore.password", "PASSWORD"],
+		["ssl.keystore.password", "KEYSTORE_PASSWORD"],
+		["ssl.keystore.password", "SSL_KEYSTORE_PASSWORD"],
+		["ssl.key.password", "XXXXXX"],
+		["ssl.truststore.password", "changeme"],
+		["ssl.truststore.password", "Change-Me"],
+		["ssl.truststore.password", "REPLACE_ME"],
+		["ssl.truststore.password", "TODO"],
+		["ssl.truststore.password", "your-password"],
+		["ssl.truststore.password", "<truststore password>"],
+		["ssl.truststore.password", "${TRUSTSTORE_PASSWORD}"],
+		["ssl.truststore.password", "********"],
+	]
+	every v in values {
+		node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", v[0], v[1], 9))
+		count(rule.report) == 0 with input as t.cluster([node], [])
+	}
+}
+
+test_success_jaas_template_placeholders if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="USERNAME" password="PASSWORD" user_admin="XXXXXXXX" clientSecret="CLIENT_SECRET" user_bob='${BOB_PASSWORD}';`
+	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
+	count(rule.report) == 0 with input as t.cluster([], [client])
+}
+
+# Real secrets stay reported: an all-caps word that is not the key's name,
+# a weak password (bare "secret" or "password" runs as written: Kafka's own
+# docs use such values in working examples), a word that only contains a
+# placeholder word.
+test_fail_secrets_that_look_like_words if {
+	values := ["KAFKA", "changeit", "changeme123", "secret-sauce", "XX", "x9XXXX", "secret", "password", "passwd"]
+	every v in values {
+		node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", v, 9))
+		rule.report == {t.finding("server.properties", 9, "ssl.keystore.password", _message("ssl.keystore.password", "a password"))} with input as t.cluster([node], [])
+	}
+}
+
+test_fail_jaas_real_secret_beside_placeholder_never_prints_it if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="USERNAME" password="PASSWORD" user_admin="Adm1n-S3cret";`
+	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
+	reports := rule.report with input as t.cluster([], [client])
+	reports == {t.finding("client.properties", 3, "sasl.jaas.config", _message("sasl.jaas.config", "a secret in its user_admin option"))}
+	every f in reports {
+		not contains(f.message, "Adm1n-S3cret")
+	}
+}
+
 # Built with the loader (kafkalint.parse), not fixtures: a keystore password written inline.
 test_loader_inline_secret if {
 	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
@@ -85,4 +135,25 @@ listeners=SSL://:9093
 ssl.keystore.password=hunter2hunter2
 `)
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 6, "ssl.keystore.password"]}
+}
+
+# Built with the loader: a template whose passwords are placeholders, and
+# one real secret among them.
+test_loader_template_placeholders if {
+	reports := rule.report with input as kafkalint.parse("", "prod/kafka/server.properties", `process.roles=broker
+node.id=4
+controller.quorum.voters=1@c1:9093,2@c2:9093,3@c3:9093
+controller.listener.names=CONTROLLER
+listeners=SSL://:9093
+ssl.keystore.password=PASSWORD
+ssl.key.password=XXXXXX
+ssl.truststore.password=changeme
+listener.name.ssl.ssl.key.password=<key password>
+sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="PASSWORD";
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_admin="9f8e7d6c";
+`)
+	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/server.properties", 11, "listener.name.sasl_ssl.plain.sasl.jaas.config"]}
+	every f in reports {
+		not contains(f.message, "9f8e7d6c")
+	}
 }

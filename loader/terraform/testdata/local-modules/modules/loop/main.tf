@@ -1,0 +1,4 @@
+module "back" {
+  source = "../kafka"
+  name   = "loop"
+}
