@@ -31,7 +31,45 @@ func (yamlFormat) load(inputs []Input) []*Doc {
 		}
 		sources = append(sources, yamlSource{in: in, data: data})
 	}
-	return append(out, yamlDocs(sources)...)
+	docs, strimzi := yamlUnit(sources)
+	if len(strimzi) > 0 {
+		docs = append(docs, &Doc{held: strimzi})
+	}
+	return append(out, docs...)
+}
+
+// join reads the Strimzi resources (and kustomizations) of every
+// directory at once, so that a node pool or topic finds its Kafka resource
+// in another file of the tree (yamlsrc.Strimzi says which). Files of
+// different git work trees are read apart: no evidence crosses them.
+func (yamlFormat) join(held []*Doc, dir string) []*Doc {
+	var files []*yamlsrc.File
+	var recs []*Doc // one per file, for repoRoots
+	for _, d := range held {
+		if fs, ok := d.held.([]*yamlsrc.File); ok {
+			for _, f := range fs {
+				files = append(files, f)
+				recs = append(recs, &Doc{Doc: doc.Doc{File: f.Name}})
+			}
+		}
+	}
+	var order []string
+	byRepo := map[string][]*yamlsrc.File{}
+	for i, root := range repoRoots(recs, dir) {
+		if _, ok := byRepo[root]; !ok {
+			order = append(order, root)
+		}
+		byRepo[root] = append(byRepo[root], files[i])
+	}
+	var out []*Doc
+	for _, root := range order {
+		out = append(out, strimziDocs(byRepo[root])...)
+	}
+	return out
+}
+
+func strimziDocs(files []*yamlsrc.File) []*Doc {
+	return newDocs(setEnvironment(yamlsrc.Strimzi(files), yamlEnvironment))
 }
 
 // yamlSource is one YAML file's content; in locates the files read
@@ -43,6 +81,13 @@ type yamlSource struct {
 
 // yamlDocs turns the YAML files of one directory into Docs.
 func yamlDocs(sources []yamlSource) []*Doc {
+	docs, strimzi := yamlUnit(sources)
+	return append(docs, strimziDocs(strimzi)...)
+}
+
+// yamlUnit turns the YAML files of one directory into Docs, except the
+// Strimzi resources and kustomizations, which it returns for join.
+func yamlUnit(sources []yamlSource) ([]*Doc, []*yamlsrc.File) {
 	var out []*Doc
 	var strimzi []*yamlsrc.File
 	var docs []doc.Doc
@@ -71,7 +116,7 @@ func yamlDocs(sources []yamlSource) []*Doc {
 			continue
 		}
 		switch {
-		case yamlsrc.IsStrimzi(f):
+		case yamlsrc.IsStrimzi(f) || yamlsrc.IsKustomization(f):
 			strimzi = append(strimzi, f)
 		case yamlsrc.IsCompose(f):
 			// Compose reads the .env beside the file for variable
@@ -90,8 +135,7 @@ func yamlDocs(sources []yamlSource) []*Doc {
 			docs = append(docs, ds...)
 		}
 	}
-	docs = append(docs, yamlsrc.Strimzi(strimzi)...)
-	return append(out, newDocs(setEnvironment(docs, yamlEnvironment))...)
+	return append(out, newDocs(setEnvironment(docs, yamlEnvironment))...), strimzi
 }
 
 // yamlEnvironment is the environment a namespace or label names

@@ -191,6 +191,14 @@ func collectDirectives(docs []*Doc) map[string][]Directive {
 		for _, s := range d.Settings {
 			setFirst(d.File, s.Loc)
 		}
+		// A file that holds values of a doc of another file (a Strimzi
+		// Kafka resource beside its pools) has its directives too.
+		for _, a := range d.SourceComments {
+			comments[a.File] = append(comments[a.File], a.Comments...)
+			for _, s := range d.Settings {
+				setFirst(a.File, s.Loc)
+			}
+		}
 		for _, dup := range d.Duplicates {
 			for _, loc := range dup.Previous {
 				setFirst(d.File, loc)

@@ -32,6 +32,9 @@ type Doc struct {
 	envSource string
 	node      *Node  // version-independent structure, for grouping
 	metaNode  string // a meta.properties: the node config it belongs to
+	// held is what a unit's load keeps for its format's join (joiner);
+	// such a doc is no doc of its own.
+	held any
 }
 
 // newDocs takes what an adapter's format package returns.
@@ -135,6 +138,11 @@ func prepare(d *Doc, opts Options) {
 	// as substrings, whole file texts) in memory for the whole run.
 	if !slices.ContainsFunc(d.Comments, isDirective) {
 		d.Comments = nil
+	}
+	for i := range d.SourceComments {
+		if !slices.ContainsFunc(d.SourceComments[i].Comments, isDirective) {
+			d.SourceComments[i].Comments = nil
+		}
 	}
 }
 

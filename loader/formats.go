@@ -25,6 +25,15 @@ type format interface {
 	load(files []Input) []*Doc
 }
 
+// A joiner is a format whose units can hold parts of one source object
+// that other units complete (Strimzi resources of one cluster spread over
+// the directories of a tree): load returns those parts as docs with held
+// set, and join, called once every unit is loaded, turns all of them into
+// docs. dir is Options.Dir.
+type joiner interface {
+	join(held []*Doc, dir string) []*Doc
+}
+
 // formats in precedence order: the first whose match accepts a file reads it.
 var formats = []format{propertiesFormat{}, terraformFormat{}, yamlFormat{}}
 

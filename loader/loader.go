@@ -307,9 +307,23 @@ func parseAll(ctx context.Context, files []Input, opts Options) []*Doc {
 		close(work)
 		wg.Wait()
 	}
-	var docs []*Doc
+	var docs, held []*Doc
 	for _, ds := range out {
-		docs = append(docs, ds...)
+		for _, d := range ds {
+			if d.held != nil {
+				held = append(held, d)
+				continue
+			}
+			docs = append(docs, d)
+		}
+	}
+	for _, f := range formats {
+		if j, ok := f.(joiner); ok && len(held) > 0 {
+			for _, d := range j.join(held, opts.Dir) {
+				prepare(d, opts)
+				docs = append(docs, d)
+			}
+		}
 	}
 	return docs
 }

@@ -74,6 +74,10 @@ type Doc struct {
 	// is read from, the files of a module an example calls): they are
 	// part of its cluster, not skipped files.
 	Sources []string `json:"sources,omitempty"`
+	// SourceComments are the comments of other files its values come
+	// from (the Kafka resource of a Strimzi node pool kept in a file of
+	// its own), for the inline directives there.
+	SourceComments []FileComments `json:"source_comments,omitempty"`
 	// Comments are the comment lines of the source file (for inline
 	// directives such as `# kafkalint:ignore`); every doc of a file may
 	// carry the same list.
@@ -109,6 +113,12 @@ type Topic struct {
 	// ConfigUnknown: the topic's config map could not be resolved (a
 	// variable, a data source), so it may set keys Settings does not show.
 	ConfigUnknown bool `json:"config_unknown,omitempty"`
+}
+
+// FileComments are the comments of one file.
+type FileComments struct {
+	File     string    `json:"file"`
+	Comments []Comment `json:"comments,omitempty"`
 }
 
 // EnvHint is something a source says that may name an environment (a

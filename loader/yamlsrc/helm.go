@@ -188,10 +188,15 @@ func Helm(f *File, scope string) ([]doc.Doc, *doc.Error) {
 	if h.err != nil {
 		return nil, h.err
 	}
+	if len(units) > 0 {
+		units = append(units, h.provisionedTopics()...)
+	}
 	version := h.version()
 	for i := range units {
 		units[i].Format, units[i].Group, units[i].KafkaVersion = "helm", h.group, version
-		units[i].ManagedKeys = helmManaged
+		if units[i].Kind == doc.KindNode {
+			units[i].ManagedKeys = helmManaged
+		}
 	}
 	return filed(units, f), nil
 }
@@ -338,6 +343,7 @@ func (h *helmValues) currentLayout() []doc.Doc {
 			return nil
 		}
 		ss, dups := h.settings("broker")
+		ss = append(ss, h.clientListeners(ss)...)
 		u := doc.Doc{Kind: doc.KindNode, Name: "broker", Loc: h.sectionStart("broker"), Settings: ss, Duplicates: dups, Replicas: n}
 		c := *n
 		u.BrokerCount = &c
@@ -363,6 +369,9 @@ func (h *helmValues) currentLayout() []doc.Doc {
 			}
 			ss = append(ss, s)
 		}
+		if !only {
+			ss = append(ss, h.clientListeners(ss)...)
+		}
 		if static {
 			ss = append(ss, quorum)
 		}
@@ -374,6 +383,7 @@ func (h *helmValues) currentLayout() []doc.Doc {
 		if !hasKey(ss, "process.roles") {
 			ss = append(ss, doc.Setting{Key: "process.roles", Value: "broker", Loc: brk.Loc, Origin: h.key("broker", "replicaCount")})
 		}
+		ss = append(ss, h.clientListeners(ss)...)
 		if static {
 			ss = append(ss, quorum)
 		}
@@ -410,6 +420,7 @@ func (h *helmValues) sectionStart(section string) doc.Location {
 func (h *helmValues) flatLayout() []doc.Doc {
 	n := h.intKey(1, "replicaCount")
 	ss, dups := h.settings("")
+	ss = append(ss, h.legacyListeners(ss)...)
 	u := doc.Doc{Kind: doc.KindNode, Name: "kafka", Loc: h.start(), Settings: ss, Duplicates: dups, Replicas: n}
 	kraftOn, kraftSet := boolean(get(h.root, "kraft", "enabled"))
 	zkOn, zkSet := boolean(get(h.root, "zookeeper", "enabled"))

@@ -102,12 +102,15 @@ func strimziResource(f *File, d *yaml.Node) (resource, bool) {
 	return r, true
 }
 
-// Strimzi reads the Strimzi resources of a directory's files. A node pool
-// or topic joins the Kafka resource its strimzi.io/cluster label names in
-// the same namespace and file; pools and topics whose Kafka resource is in
-// another file form a group per directory, so that a cluster split over
-// files still has its node counts (but not the Kafka resource's config).
-// A KafkaMirrorMaker2 is a MirrorMaker 2 unit of its own.
+// Strimzi reads the Strimzi resources of the files of a tree, and its
+// kustomization files. A node pool or topic joins the Kafka resource its
+// strimzi.io/cluster label names (strimziOwners: in its file, else in a
+// file a kustomization builds with it, else in its directory or the
+// nearest ancestor that has one), and is then the same node as if both
+// were in one file. Pools and topics whose Kafka resource is not found
+// form a group per directory, so that they still have their node counts
+// (but not the Kafka resource's config). A KafkaMirrorMaker2 is a
+// MirrorMaker 2 unit of its own.
 func Strimzi(files []*File) []doc.Doc {
 	var kafkas, pools, topics, mirrors []resource
 	for _, f := range files {
@@ -128,14 +131,7 @@ func Strimzi(files []*File) []doc.Doc {
 			}
 		}
 	}
-	owner := func(r resource) int {
-		for i, k := range kafkas {
-			if r.cluster != "" && k.name == r.cluster && k.namespace == r.namespace && k.file == r.file {
-				return i
-			}
-		}
-		return -1
-	}
+	owner := newStrimziOwners(kafkas, files).owner
 	poolsOf := make([][]resource, len(kafkas))
 	var loose []resource
 	for _, p := range pools {
@@ -163,13 +159,13 @@ func Strimzi(files []*File) []doc.Doc {
 	return filed(units, files...)
 }
 
-// loosePools are node pools without their Kafka resource in their file:
-// the pools of one cluster label and namespace are one group.
+// loosePools are node pools whose Kafka resource was not found: the pools
+// of one directory, cluster label and namespace are one group.
 func loosePools(pools []resource) []doc.Doc {
 	var order []string
 	byCluster := map[string][]resource{}
 	for _, p := range pools {
-		k := p.namespace + "/" + p.cluster
+		k := path.Dir(p.file.Name) + "\x00" + p.namespace + "/" + p.cluster
 		if _, ok := byCluster[k]; !ok {
 			order = append(order, k)
 		}
@@ -224,6 +220,7 @@ func envHints(r resource) []doc.EnvHint {
 
 // kafkaSpec is what a Kafka resource gives every node of the cluster.
 type kafkaSpec struct {
+	file     string // the Kafka resource's
 	settings []doc.Setting
 	ignored  []doc.Setting
 	dups     []doc.Duplicate
@@ -235,7 +232,7 @@ type kafkaSpec struct {
 
 func readKafkaSpec(k resource) kafkaSpec {
 	f := k.file
-	ks := kafkaSpec{hints: envHints(k), group: strimziGroupOf(k.namespace, k.name, f)}
+	ks := kafkaSpec{file: f.Name, hints: envHints(k), group: strimziGroupOf(k.namespace, k.name, f)}
 	if e, ok := getEntry(k.doc, "spec", "kafka", "version"); ok && text(e.Value) != "" {
 		ks.version = &doc.Count{Text: text(e.Value), Source: "spec.kafka.version", Loc: pos(f.Name, e.Value)}
 	}
@@ -388,6 +385,7 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 		u.Settings = slices.Clone(ks.settings)
 		u.Ignored = slices.Clone(ks.ignored)
 		u.EnvHints = append(slices.Clone(ks.hints), u.EnvHints...)
+		fromKafkaFile(&u, ks, f)
 	} else {
 		u.Group = strimziLooseGroup(p.namespace, p.cluster, f)
 	}
@@ -406,6 +404,16 @@ func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 	return u
 }
 
+// fromKafkaFile records, on a pool's doc u read from f, the Kafka
+// resource's file when it is another: a file of the cluster (Sources),
+// whose directives apply (SourceComments, filled by filed).
+func fromKafkaFile(u *doc.Doc, ks *kafkaSpec, f *File) {
+	if ks.file != f.Name {
+		u.Sources = []string{ks.file}
+		u.SourceComments = []doc.FileComments{{File: ks.file}}
+	}
+}
+
 // strimziZooKeeperUnits: a ZooKeeper-based cluster's brokers (the Kafka
 // resource's replicas, or its broker node pools).
 func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []doc.Doc {
@@ -417,8 +425,9 @@ func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []doc.Doc
 		var units []doc.Doc
 		for _, p := range pools {
 			u := base
-			u.Name, u.Loc = "KafkaNodePool "+p.name, docStart(f.Name, p.doc)
+			u.Name, u.Loc = "KafkaNodePool "+p.name, docStart(p.file.Name, p.doc)
 			u.Settings, u.Ignored = slices.Clone(base.Settings), slices.Clone(base.Ignored)
+			fromKafkaFile(&u, &ks, p.file)
 			if e, ok := getEntry(p.doc, "spec", "replicas"); ok {
 				if n, ok := integer(e.Value); ok {
 					u.Replicas = &doc.Count{Value: n, Text: text(e.Value), Source: "replicas of KafkaNodePool " + p.name, Loc: pos(p.file.Name, e.Key)}

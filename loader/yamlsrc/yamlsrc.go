@@ -15,7 +15,8 @@ import (
 )
 
 // filed sets each doc's File to the file its start is in, and its
-// Comments to that file's (for inline directives).
+// Comments (and its SourceComments) to that file's, for inline
+// directives.
 func filed(docs []doc.Doc, files ...*File) []doc.Doc {
 	comments := make(map[string][]doc.Comment, len(files))
 	for _, f := range files {
@@ -24,6 +25,9 @@ func filed(docs []doc.Doc, files ...*File) []doc.Doc {
 	for i := range docs {
 		docs[i].File = docs[i].Loc.File
 		docs[i].Comments = comments[docs[i].File]
+		for j := range docs[i].SourceComments {
+			docs[i].SourceComments[j].Comments = comments[docs[i].SourceComments[j].File]
+		}
 	}
 	return docs
 }
