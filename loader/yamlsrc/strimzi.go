@@ -228,6 +228,21 @@ type kafkaSpec struct {
 	hints    []doc.EnvHint
 	group    string
 	listener []doc.Setting // listeners and protocol map, for broker nodes
+	// authorized: spec.kafka.authorization is set, so the operator sets
+	// authorizer.class.name (simple: Kafka's StandardAuthorizer or
+	// AclAuthorizer; custom: its authorizerClass); without it the broker
+	// runs no authorizer, since spec.kafka.config may not set authorizer.*.
+	authorized bool
+}
+
+// managed is the keys the operator sets on the nodes of this Kafka
+// resource: the mode's own, and authorizer.class.name when authorization
+// is configured.
+func (ks *kafkaSpec) managed(base []string) []string {
+	if ks == nil || !ks.authorized {
+		return base
+	}
+	return append(slices.Clip(base), "authorizer.class.name")
 }
 
 func readKafkaSpec(k resource) kafkaSpec {
@@ -253,6 +268,7 @@ func readKafkaSpec(k resource) kafkaSpec {
 		ks.settings = append(ks.settings, s)
 	}
 	ks.listener = strimziListeners(k)
+	ks.authorized = get(k.doc, "spec", "kafka", "authorization") != nil
 	return ks
 }
 
@@ -319,7 +335,7 @@ func strimziKafkaUnits(k resource, pools []resource) []doc.Doc {
 		// KRaft nodes come from node pools that are not beside this
 		// resource: their roles are unknown here.
 		u := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Name: "Kafka " + k.name, Loc: docStart(k.file.Name, k.doc), Group: ks.group,
-			QuorumManaged: true, ManagedKeys: strimziManagedKRaft, KafkaVersion: ks.version, EnvHints: ks.hints, Duplicates: ks.dups,
+			QuorumManaged: true, ManagedKeys: ks.managed(strimziManagedKRaft), KafkaVersion: ks.version, EnvHints: ks.hints, Duplicates: ks.dups,
 			Settings: append(slices.Clone(ks.settings), doc.Setting{Key: "process.roles", Value: "${KafkaNodePool.spec.roles}", Unknown: true,
 				Expr: "${KafkaNodePool.spec.roles}", Loc: docStart(k.file.Name, k.doc), Origin: "KafkaNodePool spec.roles (no node pool found beside this resource)"}),
 			Ignored: ks.ignored}
@@ -379,7 +395,7 @@ func poolRoles(p resource) []string {
 func strimziPoolUnit(p resource, ks *kafkaSpec) doc.Doc {
 	f := p.file
 	u := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Name: "KafkaNodePool " + p.name, Loc: docStart(f.Name, p.doc),
-		QuorumManaged: true, ManagedKeys: strimziManagedKRaft, EnvHints: envHints(p)}
+		QuorumManaged: true, ManagedKeys: ks.managed(strimziManagedKRaft), EnvHints: envHints(p)}
 	if ks != nil {
 		u.Group, u.KafkaVersion, u.Duplicates = ks.group, ks.version, ks.dups
 		u.Settings = slices.Clone(ks.settings)
@@ -418,7 +434,7 @@ func fromKafkaFile(u *doc.Doc, ks *kafkaSpec, f *File) {
 // resource's replicas, or its broker node pools).
 func strimziZooKeeperUnits(k resource, ks kafkaSpec, pools []resource) []doc.Doc {
 	f := k.file
-	base := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Group: ks.group, ManagedKeys: strimziManagedZK, KafkaVersion: ks.version,
+	base := doc.Doc{Kind: doc.KindNode, Format: "strimzi", Group: ks.group, ManagedKeys: ks.managed(strimziManagedZK), KafkaVersion: ks.version,
 		EnvHints: ks.hints, Duplicates: ks.dups, Ignored: ks.ignored}
 	base.Settings = append(slices.Clone(ks.settings), ks.listener...)
 	if len(pools) > 0 && str(k.doc, "metadata", "annotations", "strimzi.io/node-pools") == "enabled" {
