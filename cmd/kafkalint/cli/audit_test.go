@@ -387,6 +387,7 @@ func TestShardOfIsStable(t *testing.T) {
 // every format, with the same exit code.
 func TestAuditMergeEqualsWholeAudit(t *testing.T) {
 	auditTree(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // one HTML date for both runs
 	for i := range 6 {
 		writeFile(t, fmt.Sprintf("repos/svc-%d/prod/server.properties", i), badBroker)
 	}
@@ -653,5 +654,15 @@ func TestAuditAppliesRepositoryPolicies(t *testing.T) {
 	}
 	if slices.Contains(ids["plain"], "ACME003") {
 		t.Errorf("repos/plain findings = %v, want no custom rule: it names no policies", ids["plain"])
+	}
+}
+
+// The HTML report's date is SOURCE_DATE_EPOCH's when set.
+func TestAuditHTMLDate(t *testing.T) {
+	auditTree(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
+	_, out, _ := run(t, "audit", "--quiet", "--config", "audit.yaml", "--format", "html", "repos")
+	if want := `<time id="generated" datetime="2026-01-01T00:00:00Z">2026-01-01 00:00 UTC</time>`; !strings.Contains(out, want) {
+		t.Errorf("the HTML lacks %q", want)
 	}
 }
