@@ -229,6 +229,7 @@ func TestAuditRepoTimeout(t *testing.T) {
 
 func TestAuditFormatsGolden(t *testing.T) {
 	auditTree(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // the HTML's date
 	args := []string{"audit", "--quiet", "--config", "audit.yaml", "--jobs", "3"}
 	for _, f := range report.AuditFormats() {
 		args = append(args, "--format", f+"=out/audit."+f)
@@ -654,15 +655,5 @@ func TestAuditAppliesRepositoryPolicies(t *testing.T) {
 	}
 	if slices.Contains(ids["plain"], "ACME003") {
 		t.Errorf("repos/plain findings = %v, want no custom rule: it names no policies", ids["plain"])
-	}
-}
-
-// The HTML report's date is SOURCE_DATE_EPOCH's when set.
-func TestAuditHTMLDate(t *testing.T) {
-	auditTree(t)
-	t.Setenv("SOURCE_DATE_EPOCH", "1767225600")
-	_, out, _ := run(t, "audit", "--quiet", "--config", "audit.yaml", "--format", "html", "repos")
-	if want := `<time id="generated" datetime="2026-01-01T00:00:00Z">2026-01-01 00:00 UTC</time>`; !strings.Contains(out, want) {
-		t.Errorf("the HTML lacks %q", want)
 	}
 }
