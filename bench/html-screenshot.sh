@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Render the HTML report of `kafkalint audit` in a real browser (headless
-# Chromium) and check it: it must load with nothing from the network, run its
-# script (sorting, filtering, opening a repository's findings) and show the
-# hostile file name below as text. Screenshots go to OUT_DIR for a person to
+# Chromium) and check it: it must load with nothing from the network, open in
+# risk order, run its script (sorting, filtering by path, severity and rule —
+# from the chart's bars too —, clearing the filters, opening a repository's
+# findings) and show the hostile file name below as text. Then it times the
+# load of a 1,000-repository report. Screenshots go to OUT_DIR for a person to
 # look at.
 #
 # Usage: bash bench/html-screenshot.sh [OUT_DIR]     (default: a new temporary directory)
@@ -82,7 +84,7 @@ check "screenshots written" test -s "$OUT/audit.png" -a -s "$OUT/audit-full.png"
 # 2. The script runs in the browser: following a repository's link opens its
 # findings.
 chrome --dump-dom "file://$OUT/audit.html#r-$index" >"$OUT/dom-hash.html"
-check "the link opens the repository's findings" grep -q "<details id=\"r-$index\" open=\"\"" "$OUT/dom-hash.html"
+check "the link opens the repository's findings" grep -Eq "<details id=\"r-$index\"[^>]* open=\"\"" "$OUT/dom-hash.html"
 
 # 3. Sorting and filtering: a copy of the page clicks "Errors" (largest
 # first) and filters, then records the row order for the checks.
@@ -110,10 +112,111 @@ sys.exit(0 if ok else 1)
 EOF
 check "sorting by errors (largest first) and filtering work" $sorted
 
-# 4. The hostile file name is text, not an element.
+# 4. Risk order and the filters: the table opens in risk order; a click on a
+# bar of the chart shows only the repositories its rule hits (their findings
+# below too) and the clear button; severity narrows it; clear shows all
+# again; "Order by risk" undoes a column sort.
+probe='
+const rows = () => Array.from(document.querySelectorAll("#repo-table tbody tr"));
+const paths = () => rows().filter(r => !r.hidden).map(r => r.cells[0].dataset.v);
+const details = () => Array.from(document.querySelectorAll("#details ~ details")).filter(d => !d.hidden).map(d => d.id);
+const clear = document.getElementById("clear");
+const p = {initial: paths(), clearHiddenAtFirst: clear.hidden};
+const bar = document.querySelector("svg.chart g.bar");
+p.rule = bar.dataset.rule;
+bar.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+p.byRule = paths(); p.detailsByRule = details(); p.clearShown = !clear.hidden;
+p.shownByRule = document.getElementById("shown").textContent;
+p.otherFindingsShown = Array.from(document.querySelectorAll("#details ~ details:not([hidden]) tr[data-hits]")).filter(f => !f.hidden).some(f => !f.dataset.hits.startsWith(p.rule + ":"));
+const sev = document.getElementById("sev-filter"); sev.value = "error"; sev.dispatchEvent(new Event("change"));
+p.byRuleError = paths();
+clear.click();
+p.afterClear = paths(); p.clearHiddenAfter = clear.hidden; p.ruleAfter = document.getElementById("rule-filter").value;
+sev.value = "error"; sev.dispatchEvent(new Event("change"));
+p.byError = paths();
+clear.click();
+document.querySelectorAll("#repo-table th button")[0].click();
+p.byPath = paths();
+document.getElementById("risk-order").click();
+p.riskAgain = paths();
+document.body.insertAdjacentHTML("beforeend", "<pre id=probe>" + JSON.stringify(p) + "</pre>");
+'
+with_script filters.html "$probe"
+chrome --dump-dom "file://$OUT/filters.html" >"$OUT/dom-filters.html"
+python3 - "$OUT/dom-filters.html" "$OUT/audit.json" <<'EOF' && filters=true || filters=false
+import html, json, re, sys
+m = re.search(r'<pre id="probe">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)
+p = json.loads(html.unescape(m.group(1)))
+repos = json.load(open(sys.argv[2]))["repos"]
+def risk(r):
+    s = r["summary"]["by_severity"]
+    return (-s["error"], -s["warning"], -s["info"], -r["summary"]["errors"], r["path"])
+by_risk = [r["path"] for r in sorted(repos, key=risk)]
+index = {r["path"]: i for i, r in enumerate(repos)}
+def hit(path, sev=None, rule=True):
+    return any((not rule or f["id"] == p["rule"]) and sev in (None, f["severity"]) for f in repos[index[path]]["findings"])
+checks = {
+    "opens in risk order": p["initial"] == by_risk,
+    "clear hidden while nothing is filtered": p["clearHiddenAtFirst"] and p["clearHiddenAfter"],
+    "a bar filters by its rule": p["byRule"] == [x for x in by_risk if hit(x)] and p["byRule"] != by_risk,
+    "its findings below too": p["detailsByRule"] == ["r-%d" % index[x] for x in p["byRule"]] and not p["otherFindingsShown"],
+    "the clear button shows": p["clearShown"] and p["shownByRule"] == "%d of %d shown" % (len(p["byRule"]), len(repos)),
+    "severity narrows the rule": p["byRuleError"] == [x for x in by_risk if hit(x, "error")],
+    "severity alone": p["byError"] == [x for x in by_risk if hit(x, "error", rule=False)] and 0 < len(p["byError"]) < len(repos),
+    "clear shows everything": p["afterClear"] == by_risk and p["ruleAfter"] == "",
+    "a column sort, then back to risk order": p["byPath"] == sorted(by_risk, key=str.lower) and p["riskAgain"] == by_risk,
+}
+for k, v in checks.items():
+    print(("ok   " if v else "FAIL ") + k)
+print("rule %s: %d of %d repositories, %d with its errors; %d with errors" % (p["rule"], len(p["byRule"]), len(repos), len(p["byRuleError"]), len(p["byError"])))
+sys.exit(0 if all(checks.values()) else 1)
+EOF
+check "risk order, rule and severity filters, clear" $filters
+with_script filtered.html 'document.querySelector("svg.chart g.bar").dispatchEvent(new MouseEvent("click", {bubbles: true})); scrollTo(0, 0);'
+chrome --window-size=1400,1400 --screenshot="$OUT/audit-filtered.png" "file://$OUT/filtered.html"
+
+# 5. The hostile file name is text, not an element.
 check "no injected element" bash -c "! grep -q '<img' '$OUT/dom-hash.html'"
 check "the hostile file name is shown as text" grep -q '&lt;img src=x onerror=alert(1)&gt;.properties' "$OUT/dom-hash.html"
 
+# 6. Load time of a 1,000-repository report: the repositories above copied
+# under new names up to 1,000, rendered by `kafkalint audit merge`; the page
+# records its navigation timing and how long a bar's filter takes.
+python3 - "$OUT/audit.json" "$OUT/big.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+src = d["repos"]
+d["repos"] = [dict(src[i % len(src)], path="big/%04d-%s" % (i, src[i % len(src)]["path"].split("/")[-1])) for i in range(1000)]
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+(cd "$OUT" && ./kafkalint audit merge --quiet --format html=big.html big.json) || true
+timing='
+addEventListener("load", () => setTimeout(() => {
+  const n = performance.getEntriesByType("navigation")[0];
+  const t0 = performance.now();
+  document.querySelector("svg.chart g.bar").dispatchEvent(new MouseEvent("click", {bubbles: true}));
+  const filter = performance.now() - t0;
+  document.body.insertAdjacentHTML("beforeend", "<pre id=timing>" + JSON.stringify({rows: document.querySelectorAll("#repo-table tbody tr").length,
+    interactive: Math.round(n.domInteractive), loaded: Math.round(n.loadEventEnd), filter: Math.round(filter)}) + "</pre>");
+}, 0));
+'
+python3 - "$OUT/big.html" "$OUT/big-timed.html" "<script>$timing</script>" <<'EOF'
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", sys.argv[3] + "\n</body>"))
+EOF
+chrome --dump-dom "file://$OUT/big-timed.html" >"$OUT/dom-big.html"
+python3 - "$OUT/dom-big.html" "$OUT/big.html" <<'EOF' && big=true || big=false
+import html, json, os, re, sys
+m = re.search(r'<pre id="timing">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)
+t = json.loads(html.unescape(m.group(1)))
+print("1,000 repositories (%.1f MB): DOM interactive %d ms, load event done %d ms, a bar's filter %d ms"
+      % (os.path.getsize(sys.argv[2]) / 1e6, t["interactive"], t["loaded"], t["filter"]))
+# Generous bounds: a shared CI runner, not a benchmark.
+sys.exit(0 if t["rows"] == 1000 and t["loaded"] < 5000 and t["filter"] < 1000 else 1)
+EOF
+check "a 1,000-repository report loads in under 5 s and filters in under 1 s" $big
+
 echo "report:      $OUT/audit.html"
-echo "screenshots: $OUT/audit.png $OUT/audit-full.png $OUT/audit-drilldown.png"
+echo "screenshots: $OUT/audit.png $OUT/audit-full.png $OUT/audit-drilldown.png $OUT/audit-filtered.png"
 exit $fail

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"time"
 )
 
 // auditVersion is the version of the audit JSON contract (docs/audit.md):
@@ -312,6 +313,9 @@ func (a *Audit) rule(id string) (Rule, bool) {
 type AuditOptions struct {
 	// ToolVersion is kafkalint's version, shown by html.
 	ToolVersion string
+	// Generated is when the report was made, shown by html (zero: not
+	// shown). An input, not the clock, so that output stays deterministic.
+	Generated time.Time
 }
 
 // WriteAudit renders an audit in one of AuditFormats.

@@ -2,11 +2,15 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+	"time"
 )
 
 // The HTML report is one self-contained file: CSS, the chart (SVG) and the
@@ -51,6 +55,9 @@ type chartRow struct {
 	Segs              []chartSeg
 	Total             int
 	TotalX            float64
+	// Hit* is the row's clickable area: the bar's whole track, so that a
+	// short bar is as easy to click as a long one.
+	HitX, HitY, HitW, HitH int
 }
 
 type chartData struct {
@@ -64,6 +71,19 @@ type chartData struct {
 type htmlRule struct {
 	ID, Slug, Title, Description, DocsURL string
 	Count                                 *RuleCount
+	// Repos are the repositories the rule hits, most of its severe
+	// findings first.
+	Repos []htmlRuleRepo
+}
+
+// htmlRuleRepo is one repository a rule hits, with the rule's findings
+// there by severity.
+type htmlRuleRepo struct {
+	Index      int
+	Path       string
+	BySeverity map[string]int
+	Findings   int
+	Worst      string
 }
 
 type htmlRepoRow struct {
@@ -74,14 +94,23 @@ type htmlRepoRow struct {
 	Failed                                  bool
 	WorstRule, WorstSlug                    string
 	HasDetail                               bool
+	// Risk is the row's place in risk order; Hits its findings' distinct
+	// rule:severity pairs, space-separated, for the filters.
+	Risk int
+	Hits string
 }
 
 type htmlHead struct {
 	Title, ToolVersion, Shard string
-	Totals                    AuditTotals
-	Chart                     chartData
-	Rows                      []htmlRepoRow
-	AnyDetail                 bool
+	// Generated is the report's time for people, GeneratedISO for
+	// <time datetime>; "" when not given.
+	Generated, GeneratedISO string
+	Totals                  AuditTotals
+	Chart                   chartData
+	Rows                    []htmlRepoRow
+	AnyDetail               bool
+	// Rules are the rule filter's choices, most findings first.
+	Rules []htmlRule
 }
 
 type htmlFinding struct {
@@ -91,6 +120,7 @@ type htmlFinding struct {
 
 type htmlRepo struct {
 	Index    int
+	Hits     string
 	Path     string
 	Failed   bool
 	Summary  RepoSummary
@@ -103,9 +133,13 @@ type htmlFoot struct {
 }
 
 // writeAuditHTML writes the audit as one self-contained HTML page: totals,
-// a chart of findings by rule and severity, a sortable table of
-// repositories and, per repository, its findings (file:line, message and
-// the rule with its docs) and load errors.
+// a chart of findings by rule and severity, a table of repositories in
+// risk order (sortable, filterable by path, severity and rule), per
+// repository its findings most severe first (file:line, message and the
+// rule with its docs) and load errors, and per rule the repositories it
+// hits. Repositories are read twice through Repo (the table's filters need
+// every repository's rules before the first detail is written), one at a
+// time.
 func writeAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 	bw := bufio.NewWriter(w)
 	head := htmlHead{
@@ -114,16 +148,44 @@ func writeAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 		Totals:      a.Totals,
 		Chart:       chart(a),
 	}
+	if !opts.Generated.IsZero() {
+		g := opts.Generated.UTC()
+		head.Generated, head.GeneratedISO = g.Format("2006-01-02 15:04 UTC"), g.Format(time.RFC3339)
+	}
 	if a.Shard != nil {
 		head.Shard = a.Shard.String()
 	}
-	for i, r := range a.Repos {
+	rules, byID := htmlRules(a)
+	head.Rules = rules
+	order := riskOrder(a.Repos)
+	hits := make([]string, len(a.Repos))
+	for _, i := range order {
+		if a.Repos[i].Summary.Findings == 0 {
+			continue
+		}
+		r, err := a.Repo(i)
+		if err != nil {
+			return err
+		}
+		hits[i] = ruleHits(r.Findings)
+		by := countByRule(r.Findings)
+		for _, id := range slices.Sorted(maps.Keys(by)) {
+			if hr := byID[id]; hr != nil {
+				hr.Repos = append(hr.Repos, htmlRuleRepo{Index: i, Path: r.Path, BySeverity: by[id]})
+			}
+		}
+	}
+	for k := range rules {
+		finishRuleRepos(rules[k].Repos)
+	}
+	for k, i := range order {
+		r := a.Repos[i]
 		s := r.Summary
 		row := htmlRepoRow{
 			Index: i, Path: r.Path, Files: r.Files, Clusters: r.Clusters,
 			Errors: s.BySeverity[Error], Warnings: s.BySeverity[Warning], Info: s.BySeverity[Info],
 			LoadErrors: s.Errors, Failed: s.Failed, WorstRule: s.WorstRule,
-			HasDetail: s.Findings > 0 || s.Errors > 0,
+			HasDetail: s.Findings > 0 || s.Errors > 0, Risk: k, Hits: hits[i],
 		}
 		if rc := a.Totals.ByRule[s.WorstRule]; rc != nil {
 			row.WorstSlug = rc.Slug
@@ -138,24 +200,35 @@ func writeAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 	for _, r := range a.Rules {
 		titles[r.ID] = r.Title
 	}
-	for i, sum := range a.Repos {
-		if sum.Summary.Findings == 0 && sum.Summary.Errors == 0 {
+	for _, i := range order {
+		if sum := a.Repos[i].Summary; sum.Findings == 0 && sum.Errors == 0 {
 			continue
 		}
 		r, err := a.Repo(i)
 		if err != nil {
 			return err
 		}
-		hr := htmlRepo{Index: i, Path: r.Path, Failed: r.Summary.Failed, Summary: r.Summary, Errors: r.Errors}
-		for _, f := range r.Findings {
+		hr := htmlRepo{Index: i, Hits: hits[i], Path: r.Path, Failed: r.Summary.Failed, Summary: r.Summary, Errors: r.Errors}
+		for _, f := range bySeverity(r.Findings) {
 			hr.Findings = append(hr.Findings, htmlFinding{Finding: f, Title: titles[f.ID]})
 		}
 		if err := auditHTML.ExecuteTemplate(bw, "repo", hr); err != nil {
 			return err
 		}
 	}
-	var foot htmlFoot
-	for _, id := range a.Totals.rulesByCount() {
+	if err := auditHTML.ExecuteTemplate(bw, "foot", htmlFoot{Rules: rules}); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// htmlRules describes every rule with findings, most findings first, and
+// indexes them by id.
+func htmlRules(a *Audit) ([]htmlRule, map[string]*htmlRule) {
+	ids := a.Totals.rulesByCount()
+	rules := make([]htmlRule, len(ids))
+	byID := map[string]*htmlRule{}
+	for k, id := range ids {
 		rc := a.Totals.ByRule[id]
 		hr := htmlRule{ID: id, Slug: rc.Slug, DocsURL: rc.DocsURL, Count: rc}
 		if r, ok := a.rule(id); ok {
@@ -164,12 +237,84 @@ func writeAuditHTML(w io.Writer, a *Audit, opts AuditOptions) error {
 				hr.DocsURL = r.DocsURL
 			}
 		}
-		foot.Rules = append(foot.Rules, hr)
+		rules[k] = hr
+		byID[id] = &rules[k]
 	}
-	if err := auditHTML.ExecuteTemplate(bw, "foot", foot); err != nil {
-		return err
+	return rules, byID
+}
+
+// riskOrder lists the indexes of repos most at risk first: most errors,
+// then warnings, then info, then load errors (so a repository not analyzed
+// comes before the clean ones), then path.
+func riskOrder(repos []AuditRepo) []int {
+	order := make([]int, len(repos))
+	for i := range order {
+		order[i] = i
 	}
-	return bw.Flush()
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := repos[i].Summary, repos[j].Summary
+		return cmp.Or(
+			cmp.Compare(b.BySeverity[Error], a.BySeverity[Error]),
+			cmp.Compare(b.BySeverity[Warning], a.BySeverity[Warning]),
+			cmp.Compare(b.BySeverity[Info], a.BySeverity[Info]),
+			cmp.Compare(b.Errors, a.Errors),
+			cmp.Compare(repos[i].Path, repos[j].Path),
+			cmp.Compare(i, j))
+	})
+	return order
+}
+
+// bySeverity is fs most severe first, in their order among equals.
+func bySeverity(fs []Finding) []Finding {
+	fs = slices.Clone(fs)
+	slices.SortStableFunc(fs, func(a, b Finding) int { return cmp.Compare(Rank(b.Severity), Rank(a.Severity)) })
+	return fs
+}
+
+// countByRule counts findings by rule and severity.
+func countByRule(fs []Finding) map[string]map[string]int {
+	by := map[string]map[string]int{}
+	for _, f := range fs {
+		if by[f.ID] == nil {
+			by[f.ID] = map[string]int{}
+		}
+		by[f.ID][f.Severity]++
+	}
+	return by
+}
+
+// ruleHits is the distinct "rule:severity" pairs of fs, sorted and
+// space-separated: what the page's filters match a repository against.
+func ruleHits(fs []Finding) string {
+	var pairs []string
+	for id, bySev := range countByRule(fs) {
+		for sev := range bySev {
+			pairs = append(pairs, id+":"+sev)
+		}
+	}
+	slices.Sort(pairs)
+	return strings.Join(pairs, " ")
+}
+
+// finishRuleRepos counts and orders the repositories a rule hits: most of
+// its errors first, then warnings, then info, then path.
+func finishRuleRepos(rs []htmlRuleRepo) {
+	for k := range rs {
+		r := &rs[k]
+		for _, sev := range slices.Backward(Severities) {
+			if n := r.BySeverity[sev]; n > 0 {
+				r.Findings += n
+				r.Worst = sev
+			}
+		}
+	}
+	slices.SortFunc(rs, func(a, b htmlRuleRepo) int {
+		return cmp.Or(
+			cmp.Compare(b.BySeverity[Error], a.BySeverity[Error]),
+			cmp.Compare(b.BySeverity[Warning], a.BySeverity[Warning]),
+			cmp.Compare(b.BySeverity[Info], a.BySeverity[Info]),
+			cmp.Compare(a.Path, b.Path))
+	})
 }
 
 // chart lays out one horizontal bar per rule (the rules with the most
@@ -188,7 +333,10 @@ func chart(a *Audit) chartData {
 	for i, id := range ids {
 		rc := a.Totals.ByRule[id]
 		y := chartTop + i*chartRowH
-		row := chartRow{ID: id, Label: id + " " + rc.Slug, Anchor: "rule-" + id, Y: y, TextY: y + chartBarH - 3, Total: rc.Findings}
+		row := chartRow{
+			ID: id, Label: id + " " + rc.Slug, Anchor: "rule-" + id, Y: y, TextY: y + chartBarH - 3, Total: rc.Findings,
+			HitX: chartLabelW - 4, HitY: y - (chartRowH-chartBarH)/2, HitW: chartWidth - chartLabelW + 4, HitH: chartRowH,
+		}
 		x := float64(chartLabelW)
 		for _, sev := range Severities {
 			n := rc.BySeverity[sev]

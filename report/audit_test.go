@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -40,10 +42,14 @@ func loadAudit(t *testing.T) *Audit {
 	return a
 }
 
+// testGenerated is the fixed generation time of the test reports (the CLI
+// passes the clock's).
+var testGenerated = time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("CET", 3600))
+
 func renderAudit(t *testing.T, format string, a *Audit) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	if err := WriteAudit(&out, format, a, AuditOptions{ToolVersion: "v1.2.3"}); err != nil {
+	if err := WriteAudit(&out, format, a, AuditOptions{ToolVersion: "v1.2.3", Generated: testGenerated}); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
@@ -267,5 +273,122 @@ func TestAuditCSVReadsBack(t *testing.T) {
 	}
 	if r := byMessage[`invalid properties file: invalid \uXXXX escape`]; len(r) != len(auditCSVHeader) || r[1] != "load_error" || r[2] != "broken.properties" || r[3] != "2" {
 		t.Errorf("load error row = %q", r)
+	}
+}
+
+// matches is every first submatch of re in s, in order.
+func matches(s, re string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(re).FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// The table and the findings below it are in risk order: most errors,
+// then warnings, then info, then load errors (the repository not analyzed
+// before the clean one), then path — not path order.
+func TestAuditHTMLRiskOrder(t *testing.T) {
+	out := string(renderAudit(t, formatHTML, loadAudit(t)))
+	want := []string{`repos/beta&lt;b&gt;&amp;&#34;x&#34;`, "repos/delta", "repos/gamma", "repos/alpha"}
+	if got := matches(out, `<td class="mono" data-v="([^"]*)"`); !slicesEqual(got, want) {
+		t.Errorf("table order = %q, want %q", got, want)
+	}
+	if got := matches(out, `data-risk="(\d+)"`); !slicesEqual(got, []string{"0", "1", "2", "3"}) {
+		t.Errorf("data-risk = %q", got)
+	}
+	// Paths sort to alpha 0, beta 1, delta 2, gamma 3; alpha has nothing
+	// to show.
+	if got := matches(out, `<details id="r-(\d+)"`); !slicesEqual(got, []string{"1", "2", "3"}) {
+		t.Errorf("findings by repository in order %q, want beta, delta, gamma", got)
+	}
+	if strings.Contains(out, "<th aria-sort") {
+		t.Error("a column is marked sorted, but the table is in risk order")
+	}
+}
+
+// Inside a repository findings are most severe first, in lint's order
+// (file, line, rule) among equals.
+func TestAuditHTMLFindingsBySeverity(t *testing.T) {
+	f := func(line int, sev string) Finding {
+		return Finding{ID: "KFK9001", Slug: "duplicate-key", Severity: sev, Message: fmt.Sprint("line ", line), File: "a.properties", Line: line}
+	}
+	a := newAudit([]AuditRepo{{Path: "r", Files: 1, Findings: []Finding{f(1, Info), f(2, Warning), f(3, Error), f(4, Warning), f(5, Error)}}})
+	out := string(renderAudit(t, formatHTML, a))
+	if got := matches(out, `<td class="loc mono">a\.properties:(\d+)</td>`); !slicesEqual(got, []string{"3", "5", "2", "4", "1"}) {
+		t.Errorf("finding order by line = %q, want errors, warnings, info, each by line", got)
+	}
+}
+
+// The filters have what they match against: every repository row, detail
+// and finding carries its rule:severity pairs, the rule filter offers every
+// rule, each chart bar names its rule, and there is a clear button.
+func TestAuditHTMLFilterData(t *testing.T) {
+	out := string(renderAudit(t, formatHTML, loadAudit(t)))
+	rows := matches(out, `<tr(?: class="failed")? data-risk="\d+" data-hits="([^"]*)">`)
+	if want := []string{"KFK1001:error KFK9001:warning KFK9003:info", "KFK1001:warning KFK9001:warning", "", ""}; !slicesEqual(rows, want) {
+		t.Errorf("rows' data-hits = %q, want %q", rows, want)
+	}
+	if got := matches(out, `<details id="r-\d+" data-hits="([^"]*)"`); len(got) != 3 || got[0] != rows[0] || got[1] != rows[1] || got[2] != "" {
+		t.Errorf("details' data-hits = %q", got)
+	}
+	if got := matches(out, `<tr data-hits="([^"]*)"><td class="loc`); !slicesEqual(got, []string{"KFK1001:error", "KFK9001:warning", "KFK9003:info", "KFK1001:warning", "KFK9001:warning", "KFK9001:warning"}) {
+		t.Errorf("findings' data-hits = %q", got)
+	}
+	if got := matches(out, `<option value="(KFK[^"]*)"`); !slicesEqual(got, []string{"KFK9001", "KFK1001", "KFK9003"}) {
+		t.Errorf("rule filter options = %q", got)
+	}
+	if got := matches(out, `<option value="([a-z]*)"`); !slicesEqual(got, []string{"", "error", "warning", "info", ""}) {
+		t.Errorf("severity filter options = %q", got)
+	}
+	if got := matches(out, `<g class="bar" data-rule="([^"]*)"`); !slicesEqual(got, []string{"KFK9001", "KFK1001", "KFK9003"}) {
+		t.Errorf("chart bars = %q", got)
+	}
+	for _, want := range []string{`<select id="sev-filter">`, `<select id="rule-filter">`, `<button type="button" id="clear" hidden>Clear filters</button>`, `id="risk-order"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the HTML lacks %q", want)
+		}
+	}
+}
+
+// Each rule lists the repositories it hits, most of its severe findings
+// first, linked to their findings.
+func TestAuditHTMLRuleRepos(t *testing.T) {
+	out := string(renderAudit(t, formatHTML, loadAudit(t)))
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		// beta has KFK1001's error, delta its warning.
+		{"KFK1001", []string{`#r-1">repos/beta&lt;b&gt;&amp;&#34;x&#34;</a> <span class="n">1 <span class="sev error">error`, `#r-2">repos/delta</a> <span class="n">1 <span class="sev warning">warning`}},
+		// delta has two KFK9001 warnings, beta one.
+		{"KFK9001", []string{`#r-2">repos/delta</a> <span class="n">2 <span class="sev warning">warning`, `#r-1">repos/beta&lt;b&gt;&amp;&#34;x&#34;</a> <span class="n">1 <span class="sev warning">warning`}},
+		{"KFK9003", []string{`#r-1">repos/beta&lt;b&gt;&amp;&#34;x&#34;</a> <span class="n">1 <span class="sev info">info`}},
+	}
+	for _, tt := range tests {
+		list := regexp.MustCompile(`<ol class="hits" id="hits-` + tt.id + `">(.*?)</ol>`).FindStringSubmatch(out)
+		if list == nil {
+			t.Errorf("%s: no list of repositories", tt.id)
+			continue
+		}
+		if got := matches(list[1], `<li><a class="mono" href="(.*?)</span></span></li>`); !slicesEqual(got, tt.want) {
+			t.Errorf("%s: repositories %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}
+
+// The header says when and by which kafkalint the report was made; the
+// time is the option's (shown in UTC), never the clock's.
+func TestAuditHTMLDateAndVersion(t *testing.T) {
+	out := string(renderAudit(t, formatHTML, loadAudit(t)))
+	if want := `generated <time id="generated" datetime="2026-01-02T02:04:05Z">2026-01-02 02:04 UTC</time> by kafkalint <span id="version">v1.2.3</span>`; !strings.Contains(out, want) {
+		t.Errorf("the header lacks %q", want)
+	}
+	var b bytes.Buffer
+	if err := WriteAudit(&b, formatHTML, loadAudit(t), AuditOptions{ToolVersion: "v9"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<time") || !strings.Contains(b.String(), `generated by kafkalint <span id="version">v9</span>`) {
+		t.Error("without Generated the header must name the version and no time")
 	}
 }

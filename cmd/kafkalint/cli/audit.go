@@ -500,7 +500,7 @@ func shardOf(key string, count int) int {
 // writeAuditOutputs renders the audit in every requested format.
 func writeAuditOutputs(s Streams, outs []output, a *report.Audit) error {
 	var errs []error
-	opts := report.AuditOptions{ToolVersion: version()}
+	opts := report.AuditOptions{ToolVersion: version(), Generated: reportTime()}
 	for _, o := range outs {
 		if o.path == "" {
 			if err := report.WriteAudit(s.Out, o.format, a, opts); err != nil {
@@ -513,6 +513,15 @@ func writeAuditOutputs(s Streams, outs []output, a *report.Audit) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// reportTime is the HTML report's date: SOURCE_DATE_EPOCH (Unix seconds)
+// when set, for reproducible reports, else now.
+func reportTime() time.Time {
+	if sec, err := strconv.ParseInt(os.Getenv("SOURCE_DATE_EPOCH"), 10, 64); err == nil {
+		return time.Unix(sec, 0).UTC()
+	}
+	return time.Now().UTC()
 }
 
 func writeAuditFile(o output, a *report.Audit, opts report.AuditOptions) error {

@@ -229,6 +229,7 @@ func TestAuditRepoTimeout(t *testing.T) {
 
 func TestAuditFormatsGolden(t *testing.T) {
 	auditTree(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // the HTML's date
 	args := []string{"audit", "--quiet", "--config", "audit.yaml", "--jobs", "3"}
 	for _, f := range report.AuditFormats() {
 		args = append(args, "--format", f+"=out/audit."+f)
@@ -387,6 +388,7 @@ func TestShardOfIsStable(t *testing.T) {
 // every format, with the same exit code.
 func TestAuditMergeEqualsWholeAudit(t *testing.T) {
 	auditTree(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1767225600") // one HTML date for both runs
 	for i := range 6 {
 		writeFile(t, fmt.Sprintf("repos/svc-%d/prod/server.properties", i), badBroker)
 	}
