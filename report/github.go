@@ -109,6 +109,9 @@ func writeGitHubSummary(w io.Writer, r *Report) error {
 	if hidden := notShown(s); hidden != "" {
 		fmt.Fprintf(&b, " (%s)", hidden)
 	}
+	if note := unknownEnvironment(s); note != "" {
+		fmt.Fprintf(&b, "\n\n%s", note)
+	}
 	b.WriteString("\n\n")
 	if len(r.Findings) > 0 {
 		b.WriteString("| Severity | Rule | Location | Message |\n|---|---|---|---|\n")

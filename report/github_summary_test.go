@@ -38,3 +38,35 @@ func TestGitHubSummaryCapKeepsErrors(t *testing.T) {
 		t.Errorf("capped summary does not say how many rows were left out:\n%s", b.String())
 	}
 }
+
+// TestGitHubSummaryUnknownEnvironment: the job summary says once, as the
+// text summary does, how many files were judged as production because
+// their environment is unknown.
+func TestGitHubSummaryUnknownEnvironment(t *testing.T) {
+	for _, tc := range []struct {
+		files int
+		want  string
+	}{
+		{3, "environment unknown for 3 files, treated as production; declare it in .kafkalint.yaml"},
+		{1, "environment unknown for 1 file, treated as production"},
+	} {
+		r := &Report{Summary: Summary{Files: 4, UnknownEnvironment: tc.files}}
+		r.Finish()
+		var b strings.Builder
+		if err := writeGitHubSummary(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(b.String(), "environment unknown"); got != 1 || !strings.Contains(b.String(), tc.want) {
+			t.Errorf("summary with %d unknown-environment files:\n%s\nwant %q once", tc.files, b.String(), tc.want)
+		}
+	}
+	r := &Report{Summary: Summary{Files: 4}}
+	r.Finish()
+	var b strings.Builder
+	if err := writeGitHubSummary(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "environment unknown") {
+		t.Errorf("summary mentions unknown environments when there are none:\n%s", b.String())
+	}
+}

@@ -63,8 +63,8 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	if n := len(s.SkippedLinks); n > 0 {
 		fmt.Fprintf(b, "; %d %s not followed: %s", n, plural(n, "symlink"), skippedLinks(s.SkippedLinks))
 	}
-	if n := s.UnknownEnvironment; n > 0 {
-		fmt.Fprintf(b, "; environment unknown for %d %s, treated as production; declare it in .kafkalint.yaml", n, plural(n, "file"))
+	if note := unknownEnvironment(s); note != "" {
+		fmt.Fprintf(b, "; %s", note)
 	}
 	if hidden := notShown(s); hidden != "" {
 		fmt.Fprintf(b, "; %s", hidden)
@@ -75,6 +75,15 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	// bufio.Writer's errors stick: Flush returns the first one.
 	_ = b.WriteByte('\n')
 	return b.Flush()
+}
+
+// unknownEnvironment is the one note about files whose environment is
+// unknown (they are judged as production), or "" when there are none.
+func unknownEnvironment(s Summary) string {
+	if n := s.UnknownEnvironment; n > 0 {
+		return fmt.Sprintf("environment unknown for %d %s, treated as production; declare it in .kafkalint.yaml", n, plural(n, "file"))
+	}
+	return ""
 }
 
 // notShown says how many findings the run found but does not report
