@@ -20,6 +20,7 @@ import (
 	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -84,6 +85,7 @@ func (s *server) lint(ctx context.Context) {
 		}
 	}
 	opts.Load.Dir = root
+	opts.Cache = s.cacheFor(opts.Engine)
 	dirty := map[string]string{}
 	for rel, text := range docs {
 		if b, err := readFile(root, rel); err != nil || string(b) != text {
@@ -120,6 +122,26 @@ func (s *server) lint(ctx context.Context) {
 		return
 	}
 	s.publish(ctx, root, rep, opts.Load.KafkaVersion, linted)
+}
+
+// lintCache is the server's evaluation cache: each lint evaluates only
+// the clusters whose model changed since the last (the edited file's).
+// A changed .kafkalint.yaml needs nothing here: what it sets either
+// changes the model (versions, environments), so the clusters miss, or
+// applies after evaluation (severities). A new engine starts a new cache.
+type lintCache struct {
+	cache  *lint.Cache
+	engine *policies.Engine
+}
+
+// cacheFor is the cache for lints with engine (nil: the built-in rules).
+func (s *server) cacheFor(engine *policies.Engine) *lint.Cache {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cache.cache == nil || s.cache.engine != engine {
+		s.cache = lintCache{cache: &lint.Cache{}, engine: engine}
+	}
+	return s.cache.cache
 }
 
 // overlay is the in-memory sources of a lint with unsaved buffers; a new
