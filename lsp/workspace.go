@@ -107,11 +107,10 @@ func (s *server) lint(ctx context.Context) {
 	}
 	if rep == nil && err == nil {
 		opts.Sources = overlay(root, linted, dirty, opts.Load.Exclude)
-		if of := opts.Load.EnvironmentOf; of != nil {
-			// In-memory sources live below a directory that cannot exist;
-			// the configuration's environments name workspace paths.
-			opts.Load.EnvironmentOf = func(abs string) string { return of(filepath.Join(root, sourceRel(abs))) }
-		}
+		// The sources live in the workspace: the files an adapter reads
+		// beside one (a compose .env, a chart's Chart.yaml) are read there
+		// unless a buffer holds them.
+		opts.Load.SourceRoot = root
 		rep, err = lint.Run(ctx, nil, opts)
 	}
 	if ctx.Err() != nil {
@@ -177,13 +176,6 @@ func kafkaFileName(rel string) bool {
 		return true
 	}
 	return false
-}
-
-// sourceRel is the workspace-relative name of an in-memory source's
-// absolute path (loader.LoadSources places them below os.DevNull).
-func sourceRel(abs string) string {
-	prefix := filepath.Join(os.DevNull, "kafkalint-source") + string(filepath.Separator)
-	return filepath.FromSlash(strings.TrimPrefix(abs, prefix))
 }
 
 // publish records the outcome of a lint (linted: the files a lint on
