@@ -115,3 +115,29 @@ func TestDiagnosticsEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestLintEvaluatesTheEditedCluster: the server keeps one evaluation
+// cache across lints, on disk and from memory: after an edit of one file,
+// only its cluster is evaluated again.
+func TestLintEvaluatesTheEditedCluster(t *testing.T) {
+	broker := "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=%s.example.com:9093\ncontroller.listener.names=CONTROLLER\n"
+	root := t.TempDir()
+	writeAll(t, root, "prod/a/server.properties", fmt.Sprintf(broker, "a"))
+	writeAll(t, root, "prod/b/server.properties", fmt.Sprintf(broker, "b"))
+	s := newServer(Options{})
+	s.root = root
+	s.notify = func(string, any) {}
+	s.lint(t.Context())
+	n := s.cache.cache.Evaluated()
+	if n != 2 {
+		t.Fatalf("first lint evaluated %d clusters, want 2", n)
+	}
+	s.docs["prod/a/server.properties"] = fmt.Sprintf(broker, "a") + "num.io.threads=4\n"
+	s.lint(t.Context())
+	if d := s.cache.cache.Evaluated() - n; d != 1 {
+		t.Errorf("the lint after editing one file evaluated %d clusters, want 1", d)
+	}
+	if len(s.linted) != 2 {
+		t.Errorf("linted = %v, want both files", s.linted)
+	}
+}
