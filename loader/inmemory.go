@@ -27,7 +27,8 @@ type Source struct {
 	Data   []byte
 }
 
-// noSuchDir is where in-memory sources pretend to live: a directory that
+// noSuchDir is where in-memory sources pretend to live without
+// Options.SourceRoot: a directory that
 // cannot exist (a path below the null device), so that the files an
 // adapter reads beside a source (a compose .env, a chart's Chart.yaml, a
 // Terraform templatefile) are simply absent and never come from the
