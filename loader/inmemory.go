@@ -28,11 +28,10 @@ type Source struct {
 }
 
 // noSuchDir is where in-memory sources pretend to live without
-// Options.SourceRoot: a directory that
-// cannot exist (a path below the null device), so that the files an
-// adapter reads beside a source (a compose .env, a chart's Chart.yaml, a
-// Terraform templatefile) are simply absent and never come from the
-// working directory.
+// Options.SourceRoot: a directory that cannot exist (a path below the
+// null device), so that the files an adapter reads beside a source (a
+// compose .env, a chart's Chart.yaml, a Terraform templatefile) are
+// simply absent and never come from the working directory.
 var noSuchDir = filepath.Join(os.DevNull, "kafkalint-source")
 
 // SourceFormats are the values Source.Format accepts besides "".
