@@ -51,7 +51,7 @@ var beforeEvaluate func(c *loader.Cluster)
 // over its timeout or failing, a panic, an interruption each become an
 // errors entry saying what was not evaluated, and every finding that was
 // computed is reported.
-func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, values baseline.Values) (*report.Report, []clusterFiles) {
+func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, values baseline.Values, cache *Cache) (*report.Report, []clusterFiles) {
 	rep := &report.Report{Summary: report.Summary{Files: res.Files, Skipped: res.Skipped}}
 	for _, l := range res.SkippedLinks {
 		rep.Summary.SkippedLinks = append(rep.Summary.SkippedLinks, report.SkippedLink(l))
@@ -68,6 +68,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 		i int
 		c *loader.Cluster
 	}
+	run := cache.begin()
 	work := make(chan job)
 	var mu sync.Mutex // out and values
 	var out []evaluated
@@ -80,7 +81,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 					values.Add(j.c)
 					mu.Unlock()
 				}
-				r := evaluateOne(ctx, engine, builtinOnly, &timedOut, j.c)
+				r := evaluateCached(ctx, run, engine, builtinOnly, &timedOut, j.c)
 				mu.Lock()
 				if len(out) <= j.i {
 					out = append(out, make([]evaluated, j.i+1-len(out))...)
@@ -101,6 +102,7 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 	res.Clusters = nil
 	close(work)
 	wg.Wait()
+	run.end(ctx.Err() != nil)
 	files := make([]clusterFiles, len(out))
 	nSkipped := 0
 	for i, r := range out {
@@ -120,6 +122,28 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 			nSkipped, plural(nSkipped, "cluster"), ce.Cluster)})
 	}
 	return rep, files
+}
+
+// evaluateCached is evaluateOne through run's cache (none when nil).
+// Only a complete evaluation is cached: an error is an interruption, a
+// custom policy's timeout (which depends on the machine's load) or a bug,
+// and evaluating again is what an uncached run does.
+func evaluateCached(ctx context.Context, run *cacheRun, engine, builtinOnly *policies.Engine, timedOut *atomic.Pointer[policies.CustomError], c *loader.Cluster) evaluated {
+	if run == nil {
+		return evaluateOne(ctx, engine, builtinOnly, timedOut, c)
+	}
+	k, ok := run.key(engine, c)
+	if ok {
+		if fs, hit := run.get(k); hit {
+			return evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}, findings: fs}
+		}
+	}
+	run.cache.evaluated.Add(1)
+	r := evaluateOne(ctx, engine, builtinOnly, timedOut, c)
+	if ok && r.err == nil && !r.builtinOnly {
+		run.put(k, r.findings)
+	}
+	return r
 }
 
 // evaluateOne evaluates c with engine, or with builtinOnly once the

@@ -49,6 +49,11 @@ type Options struct {
 	// Baseline, when set, hides the findings a baseline records, or
 	// records them.
 	Baseline *Baseline
+	// Cache, when set, keeps each cluster's findings for the next run
+	// with the same engine, which then evaluates only the clusters that
+	// changed (an editor's lint after an edit). The report is the same
+	// as without it.
+	Cache *Cache
 }
 
 // Baseline is the baseline step of a run. Run reads File and Record, and
@@ -108,7 +113,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 		if opts.Baseline != nil {
 			values = baseline.Values{}
 		}
-		rep, files = evaluate(ctx, engine, res, values)
+		rep, files = evaluate(ctx, engine, res, values, opts.Cache)
 	}
 	rep.Findings = slices.DeleteFunc(rep.Findings, func(f report.Finding) bool { return opts.Severity[f.ID] == Off })
 	if !opts.NoInlineIgnores {

@@ -55,7 +55,7 @@ func TestRunReleasesEveryModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(res.Clusters)
-	_, files := evaluate(t.Context(), engine, res, nil)
+	_, files := evaluate(t.Context(), engine, res, nil, nil)
 	if res.Clusters != nil || len(files) != n || n != 2 {
 		t.Errorf("after evaluate: res.Clusters = %v, %d of %d clusters' files kept; want nil and every cluster's files", res.Clusters, len(files), n)
 	}

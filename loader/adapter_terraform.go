@@ -77,7 +77,7 @@ func localModule(in Input, readIn func(rel string) func(string) ([]byte, error))
 			if e.IsDir() || !terraform.IsModuleFile(e.Name()) {
 				continue
 			}
-			data, err := in.root.ReadFile(filepath.Join(fsDir, e.Name()))
+			data, err := in.readFile(filepath.Join(fsDir, e.Name()))
 			if err != nil {
 				return nil, nil, errors.New(path.Join(displayDir, rel, e.Name()) + ": " + readMessage(err))
 			}
@@ -105,7 +105,7 @@ func moduleReader(in Input) (readIn func(rel string) func(string) ([]byte, error
 			if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
 				return nil, os.ErrPermission
 			}
-			data, err := in.root.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
+			data, err := in.readFile(filepath.Join(dir, filepath.FromSlash(clean)))
 			if err != nil && safefs.Reason(err) != "" {
 				display := path.Join(displayDir, clean)
 				mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // Source is the content of one file loaded from memory (a policy test's
@@ -26,11 +27,11 @@ type Source struct {
 	Data   []byte
 }
 
-// noSuchDir is where in-memory sources pretend to live: a directory that
-// cannot exist (a path below the null device), so that the files an
-// adapter reads beside a source (a compose .env, a chart's Chart.yaml, a
-// Terraform templatefile) are simply absent and never come from the
-// working directory.
+// noSuchDir is where in-memory sources pretend to live without
+// Options.SourceRoot: a directory that cannot exist (a path below the
+// null device), so that the files an adapter reads beside a source (a
+// compose .env, a chart's Chart.yaml, a Terraform templatefile) are
+// simply absent and never come from the working directory.
 var noSuchDir = filepath.Join(os.DevNull, "kafkalint-source")
 
 // SourceFormats are the values Source.Format accepts besides "".
@@ -45,7 +46,9 @@ func SourceFormats() []string {
 // LoadSources loads in-memory files as Load loads files from disk: the same
 // adapters, typing, defaults, environments and grouping into clusters.
 // Sources whose names share a directory are read together, as the files of
-// one directory are (a Terraform module, Strimzi resources).
+// one directory are (a Terraform module, Strimzi resources). A file read
+// beside a source is another source of that name, else, with
+// opts.SourceRoot, the file there; else it is missing.
 func LoadSources(sources []Source, opts Options) (*Result, error) {
 	if opts.Environment != "" && !slices.Contains(Environments, opts.Environment) {
 		return nil, fmt.Errorf("unknown environment %q (want one of %s)", opts.Environment, strings.Join(Environments, ", "))
@@ -53,6 +56,16 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 	if opts.KafkaVersion != "" && !catalog.ValidVersion(opts.KafkaVersion) {
 		return nil, fmt.Errorf("invalid Kafka version %q (want X.Y, e.g. 3.9)", opts.KafkaVersion)
 	}
+	dir, root := noSuchDir, (*safefs.Root)(nil)
+	if opts.SourceRoot != "" {
+		var err error
+		if root, err = safefs.OpenRoot(opts.SourceRoot, opts.MaxFileSize); err != nil {
+			return nil, fmt.Errorf("source root: %w", err)
+		}
+		defer root.Close()
+		dir = root.Dir()
+	}
+	byPath := map[string][]byte{}
 	seen := map[string]bool{}
 	var files []Input
 	for _, s := range sources {
@@ -72,9 +85,11 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 		if data == nil {
 			data = []byte{}
 		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		byPath[p] = data
 		files = append(files, Input{
-			Path: filepath.Join(noSuchDir, filepath.FromSlash(name)), Display: name,
-			Explicit: true, format: a, data: data,
+			Path: p, Display: name,
+			Explicit: true, format: a, data: data, root: root, sources: byPath,
 		})
 	}
 	res := &Result{}

@@ -54,6 +54,13 @@ type Options struct {
 	// MaxFileSize is the largest file read, in bytes (0 =
 	// safefs.DefaultMaxSize, 16 MiB); a larger one is an errors[] entry.
 	MaxFileSize int64
+	// SourceRoot, for LoadSources: the directory the sources' names are
+	// relative to (an editor's workspace folder, its unsaved buffers the
+	// sources). The files an adapter reads beside a source that are not
+	// sources themselves (a compose .env, a chart's Chart.yaml, a
+	// Terraform file()) are read from it, confined to it as Load's are.
+	// "" = nothing beside a source exists.
+	SourceRoot string
 }
 
 // Error is a file that could not be read or parsed, at the place that
@@ -173,8 +180,12 @@ type Input struct {
 	format   format
 	// root confines every read of this input and of the files read beside
 	// it (a compose .env, a chart's Chart.yaml, Terraform's file()); nil
-	// for in-memory sources, which have nothing beside them.
+	// for in-memory sources without Options.SourceRoot, which have nothing
+	// beside them.
 	root *safefs.Root
+	// sources are the in-memory sources by path, which the files read
+	// beside one are read from before root (readFile).
+	sources map[string][]byte
 	// data is the content of a source loaded from memory (LoadSources),
 	// or of a *.config file the walk sniffed; nil: read Path.
 	data []byte
@@ -340,12 +351,21 @@ func readInput(in Input) ([]byte, *Doc) {
 	return data, nil
 }
 
+// readFile reads the file p beside in: an in-memory source of the same
+// load (an unsaved buffer), else the file inside in's root.
+func (in Input) readFile(p string) ([]byte, error) {
+	if data, ok := in.sources[p]; ok {
+		return data, nil
+	}
+	return in.root.ReadFile(p)
+}
+
 // readBeside reads the file called name in the directory of in (a
 // compose file's .env, a values file's Chart.yaml), inside in's root. A
 // missing file is (nil, nil); any other failure is the doc that reports it
 // (the caller goes on without the file).
 func readBeside(in Input, name string) ([]byte, *Doc) {
-	data, err := in.root.ReadFile(filepath.Join(filepath.Dir(in.Path), name))
+	data, err := in.readFile(filepath.Join(filepath.Dir(in.Path), name))
 	switch {
 	case err == nil:
 		return data, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,10 +18,9 @@ import (
 
 // TestOverlaySameAsDisk: with no buffer changed, the in-memory lint of an
 // unsaved workspace reports what `kafkalint lint` reports on disk, for
-// every format of examples/ — except in the directories where an adapter
-// reads a file beside the one it loads (a compose .env, terraform.tfvars,
-// a chart's Chart.yaml): loader.LoadSources reads nothing beside a source
-// (docs/editors.md, Limits), so those findings can differ.
+// every format of examples/, including where an adapter reads a file
+// beside the one it loads (a compose .env, terraform.tfvars, a chart's
+// Chart.yaml): the in-memory load reads those in the workspace.
 func TestOverlaySameAsDisk(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lints examples/ twice (seconds)")
@@ -36,21 +34,20 @@ func TestOverlaySameAsDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := lint.Run(ctx, nil, lint.Options{Load: loaderDir(root), Sources: overlay(root, disk.Linted, nil, nil)})
+	load := loaderDir(root)
+	load.SourceRoot = root
+	mem, err := lint.Run(ctx, nil, lint.Options{Load: load, Sources: overlay(root, disk.Linted, nil, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(summary(root, disk), summary(root, mem)); diff != "" {
+	if diff := cmp.Diff(summary(disk), summary(mem)); diff != "" {
 		t.Errorf("disk (-) and in-memory (+) lints differ:\n%s", diff)
 	}
 }
 
-func summary(root string, rep *report.Report) []string {
+func summary(rep *report.Report) []string {
 	var out []string
 	for _, f := range rep.Findings {
-		if besideFiles(filepath.Join(root, filepath.Dir(f.File))) {
-			continue
-		}
 		out = append(out, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.ID, f.Message))
 	}
 	for _, e := range rep.Errors {
@@ -62,16 +59,6 @@ func summary(root string, rep *report.Report) []string {
 func loaderDir(root string) (o loaderOptions) { o.Dir = root; return o }
 
 type loaderOptions = loader.Options
-
-// besideFiles is whether dir holds a file an adapter reads beside another.
-func besideFiles(dir string) bool {
-	for _, name := range []string{".env", "terraform.tfvars", "Chart.yaml"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
-}
 
 // TestDiagnosticsEveryFormat: a client whose workspace is examples/ gets,
 // per file, exactly the findings of `kafkalint lint examples/`: every
@@ -126,5 +113,31 @@ func TestDiagnosticsEveryFormat(t *testing.T) {
 		if !formats[ext] {
 			t.Errorf("no diagnostics in a %s file: %v", ext, formats)
 		}
+	}
+}
+
+// TestLintEvaluatesTheEditedCluster: the server keeps one evaluation
+// cache across lints, on disk and from memory: after an edit of one file,
+// only its cluster is evaluated again.
+func TestLintEvaluatesTheEditedCluster(t *testing.T) {
+	broker := "process.roles=broker\nnode.id=4\ncontroller.quorum.bootstrap.servers=%s.example.com:9093\ncontroller.listener.names=CONTROLLER\n"
+	root := t.TempDir()
+	writeAll(t, root, "prod/a/server.properties", fmt.Sprintf(broker, "a"))
+	writeAll(t, root, "prod/b/server.properties", fmt.Sprintf(broker, "b"))
+	s := newServer(Options{})
+	s.root = root
+	s.notify = func(string, any) {}
+	s.lint(t.Context())
+	n := s.cache.cache.Evaluated()
+	if n != 2 {
+		t.Fatalf("first lint evaluated %d clusters, want 2", n)
+	}
+	s.docs["prod/a/server.properties"] = fmt.Sprintf(broker, "a") + "num.io.threads=4\n"
+	s.lint(t.Context())
+	if d := s.cache.cache.Evaluated() - n; d != 1 {
+		t.Errorf("the lint after editing one file evaluated %d clusters, want 1", d)
+	}
+	if len(s.linted) != 2 {
+		t.Errorf("linted = %v, want both files", s.linted)
 	}
 }

@@ -78,6 +78,7 @@ type server struct {
 	version  string   // target Kafka version of the last lint
 	linted   []string // files the last lint on disk read
 	shown    map[string]bool
+	cache    lintCache
 
 	// Scheduling: timer fires a lint after the debounce; cancel stops
 	// the lint in flight when a newer edit arrives; running counts the

@@ -20,6 +20,7 @@ import (
 	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -84,6 +85,7 @@ func (s *server) lint(ctx context.Context) {
 		}
 	}
 	opts.Load.Dir = root
+	opts.Cache = s.cacheFor(opts.Engine)
 	dirty := map[string]string{}
 	for rel, text := range docs {
 		if b, err := readFile(root, rel); err != nil || string(b) != text {
@@ -105,11 +107,10 @@ func (s *server) lint(ctx context.Context) {
 	}
 	if rep == nil && err == nil {
 		opts.Sources = overlay(root, linted, dirty, opts.Load.Exclude)
-		if of := opts.Load.EnvironmentOf; of != nil {
-			// In-memory sources live below a directory that cannot exist;
-			// the configuration's environments name workspace paths.
-			opts.Load.EnvironmentOf = func(abs string) string { return of(filepath.Join(root, sourceRel(abs))) }
-		}
+		// The sources live in the workspace: the files an adapter reads
+		// beside one (a compose .env, a chart's Chart.yaml) are read there
+		// unless a buffer holds them.
+		opts.Load.SourceRoot = root
 		rep, err = lint.Run(ctx, nil, opts)
 	}
 	if ctx.Err() != nil {
@@ -120,6 +121,26 @@ func (s *server) lint(ctx context.Context) {
 		return
 	}
 	s.publish(ctx, root, rep, opts.Load.KafkaVersion, linted)
+}
+
+// lintCache is the server's evaluation cache: each lint evaluates only
+// the clusters whose model changed since the last (the edited file's).
+// A changed .kafkalint.yaml needs nothing here: what it sets either
+// changes the model (versions, environments), so the clusters miss, or
+// applies after evaluation (severities). A new engine starts a new cache.
+type lintCache struct {
+	cache  *lint.Cache
+	engine *policies.Engine
+}
+
+// cacheFor is the cache for lints with engine (nil: the built-in rules).
+func (s *server) cacheFor(engine *policies.Engine) *lint.Cache {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cache.cache == nil || s.cache.engine != engine {
+		s.cache = lintCache{cache: &lint.Cache{}, engine: engine}
+	}
+	return s.cache.cache
 }
 
 // overlay is the in-memory sources of a lint with unsaved buffers; a new
@@ -155,13 +176,6 @@ func kafkaFileName(rel string) bool {
 		return true
 	}
 	return false
-}
-
-// sourceRel is the workspace-relative name of an in-memory source's
-// absolute path (loader.LoadSources places them below os.DevNull).
-func sourceRel(abs string) string {
-	prefix := filepath.Join(os.DevNull, "kafkalint-source") + string(filepath.Separator)
-	return filepath.FromSlash(strings.TrimPrefix(abs, prefix))
 }
 
 // publish records the outcome of a lint (linted: the files a lint on
