@@ -199,6 +199,7 @@ func TestCompletionFormats(t *testing.T) {
 		{"msk key", "msk/main.tf", msk, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
 		{"msk value", "msk/main.tf", msk, 3, 23, valueItem("zstd", 3, 21, 23)},
 		{"after the heredoc", "msk/main.tf", msk, 5, 23, "null"},
+		{".env value", "dev/.env", "KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE=f\n", 0, 37, valueItem("false", 0, 36, 37)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := complete(t, tc.file, tc.text, tc.line, tc.char); got != tc.want {
