@@ -218,7 +218,25 @@ var yamlConfigMaps = map[string]bool{"config": true, "extraConfig": true, "extra
 // spec.zookeeper.config or a KafkaConnect's spec.config do not.
 var configParents = map[string]bool{"kafka": true, "": true, "controller": true, "broker": true}
 
-var kafkaTopicKind = regexp.MustCompile(`(?m)^kind:\s*KafkaTopic\s*$`)
+var kafkaTopicKind = regexp.MustCompile(`^kind:\s*["']?KafkaTopic["']?\s*$`)
+
+// isKafkaTopic is whether the YAML document holding line l (between its
+// `---` separators) is a Strimzi KafkaTopic.
+func isKafkaTopic(lines []string, l int) bool {
+	first, last := l, l
+	for first > 0 && !strings.HasPrefix(lines[first-1], "---") {
+		first--
+	}
+	for last+1 < len(lines) && !strings.HasPrefix(lines[last+1], "---") {
+		last++
+	}
+	for _, line := range lines[first : last+1] {
+		if kafkaTopicKind.MatchString(strings.TrimRight(line, "\r")) {
+			return true
+		}
+	}
+	return false
+}
 
 // yaml completes a line below a config map (keys and values), a line of
 // a Helm config string block (`extraConfig: |`, .properties lines), or a
@@ -234,7 +252,7 @@ func (c completer) yaml(text string, lines []string, l int) []protocol.Completio
 		grand = parents[1].key
 	}
 	scopes := []string{catalog.Broker}
-	topic := kafkaTopicKind.MatchString(text)
+	topic := isKafkaTopic(lines, l)
 	if topic {
 		scopes = []string{catalog.Topic}
 	}

@@ -186,6 +186,8 @@ func TestCompletionFormats(t *testing.T) {
 		{"zookeeper config", "strimzi/kafka.yaml", strimzi, 9, 27, "null"},
 		{"topic key", "strimzi/topic.yaml", topic, 4, 15, keyItem(t, "cleanup.policy", "cleanup.policy", "topic", "list", 4, 4, 15)},
 		{"topic value", "strimzi/topic.yaml", topic, 5, 23, valueItem("compact", 5, 20, 23)},
+		{"kafka beside a topic", "strimzi/all.yaml", topic + "---\n" + strimzi, 12, 27,
+			keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 12, 6, 27)},
 		{"helm map key", "chart/values.yaml", helm, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
 		{"helm block value", "chart/values.yaml", helm, 4, 21, valueItem("zstd", 4, 19, 21)},
 		{"helm other map", "chart/values.yaml", helm, 6, 23, "null"},
