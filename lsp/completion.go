@@ -238,6 +238,10 @@ func isKafkaTopic(lines []string, l int) bool {
 	return false
 }
 
+// mirrorConnectors hold a Strimzi KafkaMirrorMaker2 mirror's connector
+// config (MirrorMaker keys).
+var mirrorConnectors = map[string]bool{"sourceConnector": true, "checkpointConnector": true, "heartbeatConnector": true}
+
 // yaml completes a line below a config map (keys and values), a line of
 // a Helm config string block (`extraConfig: |`, .properties lines), or a
 // compose environment entry.
@@ -256,12 +260,15 @@ func (c completer) yaml(text string, lines []string, l int) []protocol.Completio
 	if topic {
 		scopes = []string{catalog.Topic}
 	}
+	if mirrorConnectors[grand] {
+		scopes = []string{catalog.Mirror}
+	}
 	switch {
 	case p.key == "environment":
 		return c.mapping(scopes, envNamer(text, c.line[:c.at]))
 	case !yamlConfigMaps[p.key]:
 		return nil
-	case p.key == "config" && !configParents[grand] && (!topic || grand != "spec"):
+	case p.key == "config" && !configParents[grand] && !mirrorConnectors[grand] && (!topic || grand != "spec"):
 		return nil
 	case strings.HasPrefix(p.rest, "|") || strings.HasPrefix(p.rest, ">"):
 		return c.properties(scopes)
@@ -279,7 +286,7 @@ var yamlKeyLine = regexp.MustCompile(`^(\s*)(-\s+)?["']?([A-Za-z0-9_.-]+)["']?\s
 
 // yamlParents are up to n enclosing block keys of line l, innermost
 // first, found by indentation (a blank line is indented to the cursor);
-// a list item's parent may be indented as much as the item. The root
+// a list item's parent may be indented as much as its dash. The root
 // level is key "".
 func yamlParents(lines []string, l, at, n int) []yamlParent {
 	line := lines[l]
@@ -300,11 +307,13 @@ func yamlParents(lines []string, l, at, n int) []yamlParent {
 			continue
 		}
 		m := yamlKeyLine.FindStringSubmatch(lines[i])
-		if len(m) < 5 || m[2] != "" {
-			return out // a list item or a scalar line: not a block we know
+		if len(m) < 5 {
+			return out // a scalar line: not a block we know
 		}
 		out = append(out, yamlParent{key: m[3], rest: m[4]})
-		indent, item = ind, false
+		// A list item's key (`- sourceConnector:`) is the item's: its
+		// parent is the list's, which may be indented as much as the dash.
+		indent, item = ind, m[2] != ""
 	}
 	if len(out) < n && indent > 0 {
 		return out

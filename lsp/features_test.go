@@ -175,6 +175,7 @@ func TestCompletionFormats(t *testing.T) {
 	helm := "controller:\n  overrideConfiguration:\n    auto.create.topics.en\nextraConfig: |\n  compression.type=zs\nimage:\n  auto.create.topics.en\n"
 	bitnami := "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    environment:\n      KAFKA_CFG_AUTO_CREATE_TOPICS_E\n      KAFKA_CFG_COMPRESSION_TYPE: \"zs\n"
 	apache := "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      - KAFKA_AUTO_CREATE_TOPICS_E\n      - KAFKA_COMPRESSION_TYPE=zs\n    KAFKA_AUTO_CREATE_TOPICS_E\n"
+	mm2 := "kind: KafkaMirrorMaker2\nspec:\n  mirrors:\n    - sourceConnector:\n        config:\n          sync.group.offsets.en\n"
 	msk := "resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<-EOT\n    auto.create.topics.en\n    compression.type=zs\n  EOT\n  auto.create.topics.en\n}\n"
 	for _, tc := range []struct {
 		name, file, text string
@@ -198,6 +199,8 @@ func TestCompletionFormats(t *testing.T) {
 			keyItem(t, "KAFKA_AUTO_CREATE_TOPICS_ENABLE", "auto.create.topics.enable", "broker", "auto.create.topics.enable (boolean)", 4, 8, 34)},
 		{"apache env value", "dev/docker-compose.yml", apache, 5, 33, valueItem("zstd", 5, 31, 33)},
 		{"outside environment", "dev/docker-compose.yml", apache, 6, 30, "null"},
+		{"mirror connector key", "strimzi/mm2.yaml", mm2, 5, 31,
+			keyItem(t, "sync.group.offsets.enabled", "sync.group.offsets.enabled", "mirror", "boolean", 5, 10, 31)},
 		{"msk key", "msk/main.tf", msk, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
 		{"msk value", "msk/main.tf", msk, 3, 23, valueItem("zstd", 3, 21, 23)},
 		{"after the heredoc", "msk/main.tf", msk, 5, 23, "null"},
