@@ -44,6 +44,9 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		if inServerProperties(lines, l) {
 			return c.properties([]string{catalog.Broker}), nil
 		}
+		if inTopicConfig(lines, l) {
+			return c.mapping([]string{catalog.Topic}, nil), nil
+		}
 	case ".env":
 		return c.mapping([]string{catalog.Broker}, envNamer(text, line[:c.at])), nil
 	case ".yaml", ".yml":
@@ -204,6 +207,26 @@ func inServerProperties(lines []string, l int) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+var topicConfigStart = regexp.MustCompile(`^\s*config\s*=\s*\{\s*$`)
+
+// inTopicConfig is whether line l is an entry of a Terraform `config = {`
+// map (a kafka_topic's topic configuration): the innermost block open
+// above it, counting braces, is that one.
+func inTopicConfig(lines []string, l int) bool {
+	depth := 0
+	for i := l - 1; i >= 0; i-- {
+		line := lines[i]
+		if j := strings.IndexByte(line, '#'); j >= 0 {
+			line = line[:j]
+		}
+		depth += strings.Count(line, "}") - strings.Count(line, "{")
+		if depth < 0 {
+			return topicConfigStart.MatchString(line)
+		}
 	}
 	return false
 }

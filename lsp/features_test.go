@@ -175,6 +175,7 @@ func TestCompletionFormats(t *testing.T) {
 	helm := "controller:\n  overrideConfiguration:\n    auto.create.topics.en\nextraConfig: |\n  compression.type=zs\nimage:\n  auto.create.topics.en\n"
 	bitnami := "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    environment:\n      KAFKA_CFG_AUTO_CREATE_TOPICS_E\n      KAFKA_CFG_COMPRESSION_TYPE: \"zs\n"
 	apache := "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      - KAFKA_AUTO_CREATE_TOPICS_E\n      - KAFKA_COMPRESSION_TYPE=zs\n    KAFKA_AUTO_CREATE_TOPICS_E\n"
+	topicTF := "resource \"kafka_topic\" \"t\" {\n  name = \"${var.name}\"\n  config = {\n    \"cleanup.pol\n    \"cleanup.policy\" = \"d\n  }\n  cleanup.pol\n}\n"
 	mm2 := "kind: KafkaMirrorMaker2\nspec:\n  mirrors:\n    - sourceConnector:\n        config:\n          sync.group.offsets.en\n"
 	msk := "resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<-EOT\n    auto.create.topics.en\n    compression.type=zs\n  EOT\n  auto.create.topics.en\n}\n"
 	for _, tc := range []struct {
@@ -203,6 +204,9 @@ func TestCompletionFormats(t *testing.T) {
 			keyItem(t, "sync.group.offsets.enabled", "sync.group.offsets.enabled", "mirror", "boolean", 5, 10, 31)},
 		{"msk key", "msk/main.tf", msk, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
 		{"msk value", "msk/main.tf", msk, 3, 23, valueItem("zstd", 3, 21, 23)},
+		{"topic config key", "topics/main.tf", topicTF, 3, 15, keyItem(t, "cleanup.policy", "cleanup.policy", "topic", "list", 3, 5, 15)},
+		{"topic config value", "topics/main.tf", topicTF, 4, 25, valueItem("delete", 4, 24, 25)},
+		{"topic resource body", "topics/main.tf", topicTF, 6, 14, "null"},
 		{"after the heredoc", "msk/main.tf", msk, 5, 23, "null"},
 		{".env value", "dev/.env", "KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE=f\n", 0, 37, valueItem("false", 0, 36, 37)},
 	} {
