@@ -213,64 +213,6 @@ func (s *server) onLine(rel string, line int) []report.Finding {
 	return out
 }
 
-func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any, error) {
-	rel, ok := s.rel(p.TextDocument.URI)
-	if !ok || path.Ext(rel) != ".properties" {
-		return nil, nil
-	}
-	line := lineOf(s.text(rel), int(p.Position.Line))
-	at := byteOffset(line, int(p.Position.Character))
-	s.mu.Lock()
-	version := cmp.Or(s.version, catalog.Newest()) // before the first lint
-	s.mu.Unlock()
-	scopes := scopesFor(rel)
-	key, ks, vs, ok := propertiesLine(line)
-	l := p.Position.Line
-	switch {
-	case !ok && strings.TrimSpace(line) == "": // a blank line: any key
-		ks, key = at, ""
-		vs = len(line) + 1
-	case !ok:
-		return nil, nil
-	}
-	if at <= ks+len(key) { // completing the key
-		prefix := line[ks:at]
-		rng := protocol.Range{Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks]))}, End: p.Position}
-		var items []protocol.CompletionItem
-		kind := protocol.CompletionItemKindProperty
-		for _, k := range catalog.Keys(version, scopes[0]) {
-			if !strings.HasPrefix(k, prefix) {
-				continue
-			}
-			entry, _ := catalog.Lookup(version, scopes[0], k)
-			detail := entry.Type
-			items = append(items, protocol.CompletionItem{
-				Label: k, Kind: &kind, Detail: &detail,
-				Documentation: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: keyDoc(k, version, scopes[:1])},
-				TextEdit:      protocol.TextEdit{Range: rng, NewText: k},
-			})
-		}
-		return items, nil
-	}
-	if at < vs {
-		return nil, nil
-	}
-	entry, ok := catalog.LookupIn(version, scopes, key)
-	if !ok {
-		return nil, nil
-	}
-	prefix := line[vs:at]
-	rng := protocol.Range{Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:vs]))}, End: p.Position}
-	var items []protocol.CompletionItem
-	kind := protocol.CompletionItemKindEnumMember
-	for _, v := range enumValues(entry) {
-		if strings.HasPrefix(v, prefix) {
-			items = append(items, protocol.CompletionItem{Label: v, Kind: &kind, TextEdit: protocol.TextEdit{Range: rng, NewText: v}})
-		}
-	}
-	return items, nil
-}
-
 var enumList = regexp.MustCompile(`^(?:\(case insensitive\) )?\[([^\]]*)\]$`)
 var enumName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 

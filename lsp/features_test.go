@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkalint/kafkalint/loader/catalog"
 )
 
 func pos(line, char int) map[string]any { return map[string]any{"line": line, "character": char} }
@@ -133,5 +137,83 @@ func TestCodeActionRemovedKey(t *testing.T) {
 		`":[{"range":{"start":{"line":6,"character":0},"end":{"line":7,"character":0}},"newText":""}]}}}`
 	if !strings.HasPrefix(got, "["+want+",") {
 		t.Errorf("code actions:\n got %s\nwant first %s", got, want)
+	}
+}
+
+// complete asks for completion at (line, char) of name holding text, on
+// a server that has not linted yet (the newest release is the target).
+func complete(t *testing.T, name, text string, line, char int) string {
+	t.Helper()
+	c := start(t, time.Hour, map[string]string{name: text})
+	c.initialize()
+	return c.call("textDocument/completion", map[string]any{"textDocument": doc(c.uri(name)), "position": pos(line, char)})
+}
+
+// keyItem is the exact completion item of one key, written as label,
+// replacing the characters from start to end of line.
+func keyItem(t *testing.T, label, key, scope, detail string, line, start, end int) string {
+	t.Helper()
+	d, err := json.Marshal(keyDoc(key, catalog.Newest(), []string{scope}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf(`[{"label":%q,"kind":10,"detail":%q,"documentation":{"kind":"markdown","value":%s},`+
+		`"textEdit":{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"newText":%q}}]`,
+		label, detail, d, line, start, line, end, label)
+}
+
+// valueItem is the exact completion of one value from start to end.
+func valueItem(v string, line, start, end int) string {
+	return fmt.Sprintf(`[{"label":%q,"kind":20,"textEdit":{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}},"newText":%q}}]`,
+		v, line, start, line, end, v)
+}
+
+func TestCompletionFormats(t *testing.T) {
+	strimzi := "apiVersion: kafka.strimzi.io/v1beta2\nkind: Kafka\nspec:\n  kafka:\n    config:\n      auto.create.topics.en\n      compression.type: \"zs\n" +
+		"  zookeeper:\n    config:\n      auto.create.topics.en\n"
+	topic := "apiVersion: kafka.strimzi.io/v1beta2\nkind: KafkaTopic\nspec:\n  config:\n    cleanup.pol\n    cleanup.policy: com\n"
+	helm := "controller:\n  overrideConfiguration:\n    auto.create.topics.en\nextraConfig: |\n  compression.type=zs\nimage:\n  auto.create.topics.en\n"
+	bitnami := "services:\n  kafka:\n    image: bitnami/kafka:3.9\n    environment:\n      KAFKA_CFG_AUTO_CREATE_TOPICS_E\n      KAFKA_CFG_COMPRESSION_TYPE: \"zs\n"
+	apache := "services:\n  kafka:\n    image: apache/kafka:3.9.0\n    environment:\n      - KAFKA_AUTO_CREATE_TOPICS_E\n      - KAFKA_COMPRESSION_TYPE=zs\n    KAFKA_AUTO_CREATE_TOPICS_E\n"
+	topicTF := "resource \"kafka_topic\" \"t\" {\n  name = \"${var.name}\"\n  config = {\n    \"cleanup.pol\n    \"cleanup.policy\" = \"d\n  }\n  cleanup.pol\n}\n"
+	mm2 := "kind: KafkaMirrorMaker2\nspec:\n  mirrors:\n    - sourceConnector:\n        config:\n          sync.group.offsets.en\n"
+	msk := "resource \"aws_msk_configuration\" \"c\" {\n  server_properties = <<-EOT\n    auto.create.topics.en\n    compression.type=zs\n  EOT\n  auto.create.topics.en\n}\n"
+	for _, tc := range []struct {
+		name, file, text string
+		line, char       int
+		want             string
+	}{
+		{"strimzi key", "strimzi/kafka.yaml", strimzi, 5, 27, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 5, 6, 27)},
+		{"strimzi value", "strimzi/kafka.yaml", strimzi, 6, 27, valueItem("zstd", 6, 25, 27)},
+		{"zookeeper config", "strimzi/kafka.yaml", strimzi, 9, 27, "null"},
+		{"topic key", "strimzi/topic.yaml", topic, 4, 15, keyItem(t, "cleanup.policy", "cleanup.policy", "topic", "list", 4, 4, 15)},
+		{"topic value", "strimzi/topic.yaml", topic, 5, 23, valueItem("compact", 5, 20, 23)},
+		{"kafka beside a topic", "strimzi/all.yaml", topic + "---\n" + strimzi, 12, 27,
+			keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 12, 6, 27)},
+		{"helm map key", "chart/values.yaml", helm, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
+		{"helm block value", "chart/values.yaml", helm, 4, 21, valueItem("zstd", 4, 19, 21)},
+		{"helm other map", "chart/values.yaml", helm, 6, 23, "null"},
+		{"bitnami env key", "dev/docker-compose.yml", bitnami, 4, 36,
+			keyItem(t, "KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE", "auto.create.topics.enable", "broker", "auto.create.topics.enable (boolean)", 4, 6, 36)},
+		{"bitnami env value", "dev/docker-compose.yml", bitnami, 5, 37, valueItem("zstd", 5, 35, 37)},
+		{"apache env key", "dev/docker-compose.yml", apache, 4, 34,
+			keyItem(t, "KAFKA_AUTO_CREATE_TOPICS_ENABLE", "auto.create.topics.enable", "broker", "auto.create.topics.enable (boolean)", 4, 8, 34)},
+		{"apache env value", "dev/docker-compose.yml", apache, 5, 33, valueItem("zstd", 5, 31, 33)},
+		{"outside environment", "dev/docker-compose.yml", apache, 6, 30, "null"},
+		{"mirror connector key", "strimzi/mm2.yaml", mm2, 5, 31,
+			keyItem(t, "sync.group.offsets.enabled", "sync.group.offsets.enabled", "mirror", "boolean", 5, 10, 31)},
+		{"msk key", "msk/main.tf", msk, 2, 25, keyItem(t, "auto.create.topics.enable", "auto.create.topics.enable", "broker", "boolean", 2, 4, 25)},
+		{"msk value", "msk/main.tf", msk, 3, 23, valueItem("zstd", 3, 21, 23)},
+		{"topic config key", "topics/main.tf", topicTF, 3, 15, keyItem(t, "cleanup.policy", "cleanup.policy", "topic", "list", 3, 5, 15)},
+		{"topic config value", "topics/main.tf", topicTF, 4, 25, valueItem("delete", 4, 24, 25)},
+		{"topic resource body", "topics/main.tf", topicTF, 6, 14, "null"},
+		{"after the heredoc", "msk/main.tf", msk, 5, 23, "null"},
+		{".env value", "dev/.env", "KAFKA_CFG_AUTO_CREATE_TOPICS_ENABLE=f\n", 0, 37, valueItem("false", 0, 36, 37)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := complete(t, tc.file, tc.text, tc.line, tc.char); got != tc.want {
+				t.Errorf("completion at %d:%d:\n got %s\nwant %s", tc.line, tc.char, got, tc.want)
+			}
+		})
 	}
 }
