@@ -263,6 +263,24 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	var out []protocol.CodeAction
 	for _, f := range findings {
 		line := lineOf(text, f.Line-1)
+		if m := didYouMean.FindStringSubmatch(f.Message); m != nil && path.Ext(rel) != ".properties" {
+			// YAML and Terraform write the Kafka key itself on its line
+			// (a compose variable name does not: no action there).
+			if ks := strings.Index(line, f.Key); f.Key != "" && ks >= 0 && strings.Count(line, f.Key) == 1 {
+				l := uint32Of(f.Line - 1)
+				edit := protocol.TextEdit{
+					Range: protocol.Range{
+						Start: protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks]))},
+						End:   protocol.Position{Line: l, Character: uint32Of(utf16Len(line[:ks+len(f.Key)]))},
+					},
+					NewText: m[1],
+				}
+				out = append(out, protocol.CodeAction{
+					Title: fmt.Sprintf("Replace %s with %s", f.Key, m[1]), Kind: &quickfix,
+					Edit: &protocol.WorkspaceEdit{Changes: map[string][]protocol.TextEdit{uri: {edit}}},
+				})
+			}
+		}
 		if m := didYouMean.FindStringSubmatch(f.Message); m != nil && path.Ext(rel) == ".properties" {
 			if key, ks, _, ok := propertiesLine(line); ok {
 				l := uint32Of(f.Line - 1)

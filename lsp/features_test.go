@@ -217,3 +217,32 @@ func TestCompletionFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestCodeActionReplaceInYAML: the did-you-mean quick fix also replaces a
+// misspelled key where a YAML file writes it (Strimzi spec.kafka.config).
+func TestCodeActionReplaceInYAML(t *testing.T) {
+	const kafka = `apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: c
+spec:
+  kafka:
+    replicas: 3
+    config:
+      log.retention.hour: 5
+`
+	c := start(t, time.Millisecond, map[string]string{"prod/kafka.yaml": kafka})
+	c.initialize()
+	open(c, "prod/kafka.yaml", kafka)
+	c.nextDiagnostics()
+	uri := c.uri("prod/kafka.yaml")
+	got := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": doc(uri), "range": map[string]any{"start": pos(8, 0), "end": pos(8, 0)},
+		"context": map[string]any{"diagnostics": []any{}},
+	})
+	want := `{"title":"Replace log.retention.hour with log.retention.hours","kind":"quickfix","edit":{"changes":{"` + uri +
+		`":[{"range":{"start":{"line":8,"character":6},"end":{"line":8,"character":24}},"newText":"log.retention.hours"}]}}}`
+	if !strings.Contains(got, want) {
+		t.Errorf("code actions on a YAML key:\n got %s\nwant it to contain %s", got, want)
+	}
+}
