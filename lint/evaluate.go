@@ -17,8 +17,9 @@ import (
 // clusterFiles is what the steps after evaluation need of a cluster: its
 // name and files, not its model.
 type clusterFiles struct {
-	name  string
-	files []*loader.SourceFile
+	name    string
+	version string // the cluster's target Kafka version
+	files   []*loader.SourceFile
 }
 
 // evaluated is one cluster's outcome.
@@ -135,7 +136,7 @@ func evaluateCached(ctx context.Context, run *cacheRun, engine, builtinOnly *pol
 	k, ok := run.key(engine, c)
 	if ok {
 		if fs, hit := run.get(k); hit {
-			return evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}, findings: fs}
+			return evaluated{clusterFiles: clusterFiles{name: c.Name, version: c.KafkaVersion, files: c.Files}, findings: fs}
 		}
 	}
 	run.cache.evaluated.Add(1)
@@ -150,7 +151,7 @@ func evaluateCached(ctx context.Context, run *cacheRun, engine, builtinOnly *pol
 // custom policies have timed out on some cluster (timedOut, which it sets
 // on the first timeout).
 func evaluateOne(ctx context.Context, engine, builtinOnly *policies.Engine, timedOut *atomic.Pointer[policies.CustomError], c *loader.Cluster) evaluated {
-	r := evaluated{clusterFiles: clusterFiles{name: c.Name, files: c.Files}}
+	r := evaluated{clusterFiles: clusterFiles{name: c.Name, version: c.KafkaVersion, files: c.Files}}
 	e := engine
 	if timedOut.Load() != nil && engine.HasCustom() {
 		e, r.builtinOnly = builtinOnly, true

@@ -127,6 +127,12 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 	for _, c := range files {
 		for _, f := range c.files {
 			rep.Linted = append(rep.Linted, f.Path)
+			if c.version != "" {
+				if rep.KafkaVersions == nil {
+					rep.KafkaVersions = map[string]string{}
+				}
+				rep.KafkaVersions[f.Path] = c.version
+			}
 		}
 	}
 	if b := opts.Baseline; b != nil {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"cmp"
 	"path"
 	"regexp"
 	"strings"
@@ -32,9 +31,7 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 	}
 	line := strings.TrimSuffix(lines[l], "\r")
 	s.mu.Lock()
-	// The target version of the last lint (kafka_version of
-	// .kafkalint.yaml); before the first lint the newest release.
-	version := cmp.Or(s.version, catalog.Newest())
+	version := s.versionFor(rel)
 	s.mu.Unlock()
 	c := completer{line: line, at: byteOffset(line, int(p.Position.Character)), pos: p.Position, version: version}
 	switch path.Ext(rel) {

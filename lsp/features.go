@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -173,7 +172,7 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	}
 	line := lineOf(s.text(rel), int(p.Position.Line))
 	s.mu.Lock()
-	version := cmp.Or(s.version, catalog.Newest()) // before the first lint
+	version := s.versionFor(rel)
 	findings := s.onLine(rel, int(p.Position.Line)+1)
 	rules := s.rules
 	s.mu.Unlock()

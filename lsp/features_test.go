@@ -246,3 +246,28 @@ spec:
 		t.Errorf("code actions on a YAML key:\n got %s\nwant it to contain %s", got, want)
 	}
 }
+
+// TestHoverUsesTheClustersVersion: a file whose cluster states its Kafka
+// version (Strimzi spec.kafka.version) is documented for that version, not
+// the workspace's default.
+func TestHoverUsesTheClustersVersion(t *testing.T) {
+	const kafka = `apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata:
+  name: c
+spec:
+  kafka:
+    version: 3.8.0
+    replicas: 3
+    config:
+      log.retention.hours: 5
+`
+	c := start(t, time.Millisecond, map[string]string{"prod/kafka.yaml": kafka})
+	c.initialize()
+	open(c, "prod/kafka.yaml", kafka)
+	c.nextDiagnostics()
+	got := c.call("textDocument/hover", map[string]any{"textDocument": doc(c.uri("prod/kafka.yaml")), "position": pos(9, 8)})
+	if !strings.Contains(got, "**log.retention.hours** — broker configuration, Kafka 3.8") {
+		t.Errorf("hover in a Kafka 3.8.0 cluster:\n%s\nwant it documented for Kafka 3.8", got)
+	}
+}

@@ -75,8 +75,9 @@ type server struct {
 	// The last lint's outcome, which hover and code actions read.
 	findings map[string][]report.Finding // by file
 	rules    map[string]report.Rule
-	version  string   // target Kafka version of the last lint
-	linted   []string // files the last lint on disk read
+	version  string            // target Kafka version of the last lint
+	versions map[string]string // each linted file's own target version (its cluster's)
+	linted   []string          // files the last lint on disk read
 	shown    map[string]bool
 	cache    lintCache
 

@@ -214,6 +214,7 @@ func (s *server) publish(ctx context.Context, root string, rep *report.Report, v
 	}
 	s.findings, s.rules = findings, rules
 	s.version = cmp.Or(version, catalog.Newest())
+	s.versions = rep.KafkaVersions
 	s.linted = linted
 	var files []string
 	for f := range byFile {
@@ -329,6 +330,14 @@ func byteOffset(line string, char int) int {
 		n += utf16.RuneLen(r)
 	}
 	return len(line)
+}
+
+// versionFor is the Kafka version a file's keys are documented for: its
+// cluster's in the last lint (a version the file or its cluster states,
+// else the configured one), else the configured one, else the newest.
+// The caller holds s.mu.
+func (s *server) versionFor(rel string) string {
+	return cmp.Or(s.versions[rel], s.version, catalog.Newest())
 }
 
 func (s *server) logError(msg string) {

@@ -147,6 +147,9 @@ type Report struct {
 	Rules []Rule `json:"-"`
 	// Linted are the files that were linted (so JUnit can list clean ones).
 	Linted []string `json:"-"`
+	// KafkaVersions is each linted file's target Kafka version, its
+	// cluster's (the language server documents keys for it).
+	KafkaVersions map[string]string `json:"-"`
 }
 
 // Finish sorts findings and errors deterministically and fills the counts.
