@@ -6,9 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
-
 	"github.com/kafkalint/kafkalint/loader"
 )
 
@@ -52,11 +49,7 @@ func TestEvalByCategoryMatchesOneQuery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sortReported(want)
-			sortReported(got)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(reported{}), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: findings differ (-one query +by category):\n%s", cl.Name, diff)
-			}
+			sameReported(t, cl.Name+" (-one query +by category)", want, got)
 			findings += len(got)
 		}
 	}

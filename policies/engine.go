@@ -279,7 +279,8 @@ func (e *CustomError) Unwrap() error { return e.Err }
 // only the custom rules fail, the error is a *CustomError and the built-in
 // findings are returned with it.
 func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
-	if large(c) {
+	isLarge := large(c)
+	if isLarge {
 		evalGate.Lock()
 		defer evalGate.Unlock()
 	} else {
@@ -291,7 +292,7 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
 	var reports []reported
-	if large(c) {
+	if isLarge {
 		reports, err = e.evalByCategory(ctx, input)
 	} else {
 		reports, err = e.eval(ctx, e.query, input)

@@ -146,16 +146,23 @@ func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
 				t.Errorf("%s: error %v, whole-tree query's %v", cl.Name, gotErr, wantErr)
 				continue
 			}
-			sortReported(got)
-			sortReported(want)
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(reported{}), cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: findings differ (-whole tree +reports):\n%s", cl.Name, diff)
-			}
+			sameReported(t, cl.Name+" (-whole tree +reports)", want, got)
 			findings += len(got)
 		}
 	}
 	if findings == 0 {
 		t.Fatal("no finding at all: nothing was compared")
+	}
+}
+
+// sameReported fails the test when two sets of reports differ, whatever
+// their order; what names them in the message.
+func sameReported(t *testing.T, what string, want, got []reported) {
+	t.Helper()
+	sortReported(want)
+	sortReported(got)
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(reported{}), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%s: findings differ:\n%s", what, diff)
 	}
 }
 
