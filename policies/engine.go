@@ -1,6 +1,7 @@
 package policies
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +45,10 @@ type Rule struct {
 	AppliesTo   []string `json:"applies_to"`
 	Keys        []string `json:"keys"`
 	Since       string   `json:"since"`
-	DocsURL     string   `json:"docs_url"`
+	// Fix is what to change, in general (METADATA custom.fix); a finding
+	// may bring its own, as it may its own why.
+	Fix     string `json:"fix,omitempty"`
+	DocsURL string `json:"docs_url"`
 	// Engine is engineGo for a rule computed in Go (its package holds only
 	// METADATA; e.g. the inline-directive checks), "" for a Rego rule.
 	Engine string `json:"engine,omitempty"`
@@ -164,8 +168,8 @@ func rulesFrom(c *ast.Compiler) ([]*Rule, error) {
 			Category: string(cat), Slug: string(slug), Title: a.Title, Description: strings.TrimSpace(a.Description),
 			ID: str(a.Custom["id"]), Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]),
 			Since: str(a.Custom["since"]), AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
-			Engine: str(a.Custom["engine"]),
-			Path:   ref.Path.String(),
+			Engine: str(a.Custom["engine"]), Fix: strings.TrimSpace(str(a.Custom["fix"])),
+			Path: ref.Path.String(),
 		}
 		r.DocsURL = docsBase + r.ID + ".md"
 		if err := r.validate(); err != nil {
@@ -246,7 +250,11 @@ func (e *Engine) DefaultKeys() map[string][]string {
 
 // rawFinding is what a rule's report set holds (see lib/result.rego).
 type rawFinding struct {
-	Message  string            `json:"message"`
+	Message string `json:"message"`
+	// Why and Fix are the finding's own explanation, when it differs from
+	// its rule's (METADATA description and custom.fix); "" otherwise.
+	Why      string            `json:"why"`
+	Fix      string            `json:"fix"`
 	Key      string            `json:"key"`
 	Location report.Location   `json:"location"`
 	Related  []report.Location `json:"related"`
@@ -444,7 +452,7 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 		return report.Finding{}, false
 	}
 	return report.Finding{
-		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message,
+		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message, Why: cmp.Or(rf.Why, r.Description), Fix: cmp.Or(rf.Fix, r.Fix),
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
 		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true

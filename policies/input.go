@@ -519,6 +519,8 @@ func decodeReports(rs rego.ResultSet) ([]reported, error) {
 		r.slug = d.str(triple[1], "slug")
 		f := d.object(triple[2], "finding")
 		r.finding.Message = d.str(f["message"], "message")
+		r.finding.Why = d.str(f["why"], "why")
+		r.finding.Fix = d.str(f["fix"], "fix")
 		r.finding.Key = d.str(f["key"], "key")
 		r.finding.Location = d.location(f["location"])
 		if rel := f["related"]; rel != nil {

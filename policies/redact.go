@@ -201,7 +201,8 @@ func wordChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '/' || c >= 0x80
 }
 
-// redactFindings rewrites the messages of the findings of cluster c.
+// redactFindings rewrites the texts (message, why, fix) of the findings
+// of cluster c.
 func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
 	if len(fs) == 0 {
 		return fs
@@ -212,6 +213,8 @@ func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
 	}
 	for i := range fs {
 		fs[i].Message = r.replace(fs[i].Message)
+		fs[i].Why = r.replace(fs[i].Why)
+		fs[i].Fix = r.replace(fs[i].Fix)
 	}
 	return fs
 }

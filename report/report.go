@@ -44,10 +44,16 @@ type Location struct {
 
 // Finding is one rule violation.
 type Finding struct {
-	ID          string     `json:"id"`
-	Slug        string     `json:"slug"`
-	Severity    string     `json:"severity"`
+	ID       string `json:"id"`
+	Slug     string `json:"slug"`
+	Severity string `json:"severity"`
+	// Message says what is wrong, with the value, in one short line
+	// (about 120 characters); Why and Fix carry the explanation: what
+	// breaks and how, and what to change. A rule's METADATA gives them
+	// (description, custom.fix) unless a finding brings its own.
 	Message     string     `json:"message"`
+	Why         string     `json:"why"`
+	Fix         string     `json:"fix"`
 	File        string     `json:"file"`
 	Line        int        `json:"line"`
 	Column      int        `json:"column"`

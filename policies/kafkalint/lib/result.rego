@@ -89,6 +89,12 @@ names_text(head, total) := concat(", ", head) if total <= names_cap + 1
 
 names_text(head, total) := sprintf("%s and %d more", [concat(", ", array.slice(head, 0, names_cap)), total - names_cap]) if total > names_cap + 1
 
+# explain gives a finding its own why and fix, for a rule whose findings
+# differ in cause and remedy (otherwise the engine takes the rule's METADATA
+# description as the why and custom.fix as the fix). The message stays the
+# short line: what is wrong, with the value.
+explain(finding, why, fix) := object.union(finding, {"why": why, "fix": fix})
+
 # missing is a finding about a key that a node (or client, topic) does not
 # set: it points at where that unit's configuration starts (line 1 of a
 # properties file, the resource or YAML block of other formats).

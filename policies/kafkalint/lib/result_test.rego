@@ -98,3 +98,9 @@ test_dir_of_a_path if {
 	result.dir("a/b/c.properties") == "a/b"
 	result.dir("c.properties") == ""
 }
+
+# explain keeps the finding and adds its own why and fix.
+test_explain_adds_why_and_fix if {
+	f := result.fail({"key": "k", "location": _loc("a.properties", 3)}, "k=1 is wrong")
+	result.explain(f, "because", "set k=2") == object.union(f, {"why": "because", "fix": "set k=2"})
+}
