@@ -19,11 +19,12 @@ import (
 // never compared with every setting.
 
 // maxQuoted is the longest value a message quotes in full (in characters,
-// first line only); a longer or multi-line value is cut with "…". 200
-// keeps every ordinary value whole (a five-voter quorum with long host
-// names) and stops a 30 KB voter list or a multi-line text from filling a
-// pull-request annotation.
-const maxQuoted = 200
+// first line only); a longer or multi-line value is cut with "…". 60
+// keeps ordinary values whole (a three-voter quorum, a listener or two)
+// inside a message of about 120 characters, and stops a 30 KB voter list
+// or a multi-line text from filling a pull-request annotation; the full
+// value is at the finding's file:line.
+const maxQuoted = 60
 
 // redactor rewrites the texts that must not be printed. Patterns are found
 // by their first headLen bytes (a map lookup per candidate position and
