@@ -52,6 +52,9 @@ func TestRuleMetadata(t *testing.T) {
 			if !slugRE.MatchString(r.Slug) {
 				t.Errorf("slug %q is not kebab-case", r.Slug)
 			}
+			if r.Fix == "" {
+				t.Errorf("METADATA has no custom.fix: what to change, the finding's fix unless it brings its own")
+			}
 			if want := categoryOf[r.ID[3]]; r.Category != want {
 				t.Errorf("category directory %q, want %q for %s", r.Category, want, r.ID)
 			}
