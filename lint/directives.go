@@ -41,7 +41,7 @@ func applyDirectives(rep *report.Report, directives map[string][]loader.Directiv
 		}
 		ctx := where[d.File]
 		extra = append(extra, report.Finding{
-			ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg, Why: r.Description, Fix: r.Fix, File: d.File, Line: d.Line, Column: 1,
+			ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: msg, Why: r.Why(), Fix: r.Fix, File: d.File, Line: d.Line, Column: 1,
 			Environment: ctx.env, Cluster: ctx.cluster, DocsURL: r.DocsURL, Key: key,
 		})
 	}

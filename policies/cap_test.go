@@ -59,8 +59,8 @@ func TestRelatedCapped(t *testing.T) {
 				t.Errorf("related[%d] = %s, want %s (path order)", i, r.File, want)
 			}
 		}
-		if want := "svc-05/broker.properties and 8 more)"; !strings.Contains(f.Message, want) {
-			t.Errorf("message %q does not end its file list with %q", f.Message, want)
+		if want := "svc-05/broker.properties and 8 more"; !strings.Contains(f.Why, want) {
+			t.Errorf("why %q does not end its file list with %q", f.Why, want)
 		}
 	}
 	if !found {

@@ -168,7 +168,7 @@ func rulesFrom(c *ast.Compiler) ([]*Rule, error) {
 			Category: string(cat), Slug: string(slug), Title: a.Title, Description: strings.TrimSpace(a.Description),
 			ID: str(a.Custom["id"]), Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]),
 			Since: str(a.Custom["since"]), AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
-			Engine: str(a.Custom["engine"]), Fix: strings.TrimSpace(str(a.Custom["fix"])),
+			Engine: str(a.Custom["engine"]), Fix: reflow(str(a.Custom["fix"])),
 			Path: ref.Path.String(),
 		}
 		r.DocsURL = docsBase + r.ID + ".md"
@@ -197,6 +197,23 @@ func (r *Rule) validate() error {
 		return fmt.Errorf("rule %s: custom.engine %q is not %q (omit it for a Rego rule)", r.ID, r.Engine, engineGo)
 	}
 	return nil
+}
+
+// Why is the rule's description as a finding's why (one paragraph per
+// paragraph of the METADATA text).
+func (r *Rule) Why() string { return reflow(r.Description) }
+
+// reflow joins the lines of each paragraph of a METADATA text (a YAML
+// block wraps at 80 columns; a finding's why or fix is wrapped by whatever
+// prints it), keeping blank-line paragraph breaks.
+func reflow(text string) string {
+	var paras []string
+	for p := range strings.SplitSeq(strings.TrimSpace(text), "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			paras = append(paras, p)
+		}
+	}
+	return strings.Join(paras, "\n\n")
 }
 
 func str(v any) string {
@@ -452,7 +469,7 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 		return report.Finding{}, false
 	}
 	return report.Finding{
-		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message, Why: cmp.Or(rf.Why, r.Description), Fix: cmp.Or(rf.Fix, r.Fix),
+		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message, Why: cmp.Or(rf.Why, r.Why()), Fix: cmp.Or(rf.Fix, r.Fix),
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
 		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true

@@ -218,7 +218,7 @@ func checkParity(t *testing.T, c *parityCase, exp parityExpect, v string, findin
 		if f.Severity != report.Error {
 			continue
 		}
-		if !exp.starts && f.ID == exp.rule && f.Line == want && strings.Contains(f.Message, exp.says) {
+		if !exp.starts && f.ID == exp.rule && f.Line == want && strings.Contains(f.Message+" "+f.Why, exp.says) {
 			found = true
 			continue
 		}
