@@ -20,6 +20,10 @@
 #   applies_to: [producer]
 #   keys: [acks, min.insync.replicas]
 #   since: unreleased
+#   fix: |
+#     Use acks=all (the default since Kafka 3.0) for data that must survive a
+#     broker failure; keep acks=0 or acks=1 only where losing records is
+#     acceptable, and say so in the file.
 package kafkalint.rules.durability["acks-bypasses-min-insync-replicas"]
 
 import data.kafkalint.lib.cluster
@@ -61,7 +65,10 @@ _requirement_index := cluster.location_index({r.setting.location | some r in _al
 
 _all_requirements_text := _requirements_text(_all_requirements)
 
-report contains result.fail_nearest(acks, message, cluster.near(_requirement_index, acks.location)) if {
+# The message names the values only; the why says where each is set.
+_all_values_text := concat(", ", [sprintf("%v", [v]) | some v in sort({r.setting.value | some r in _all_requirements})])
+
+report contains result.explain(result.fail_nearest(acks, message, cluster.near(_requirement_index, acks.location)), why, fix) if {
 	count(_all_requirements) > 0
 	some client in input.clients
 	client.kind in _producer_kinds
@@ -70,15 +77,25 @@ report contains result.fail_nearest(acks, message, cluster.near(_requirement_ind
 	is_string(acks.value)
 	value := trim_space(acks.value)
 	value in {"0", "1"}
-	message := sprintf(
-		"acks=%s on this producer, but the cluster it writes to requires min.insync.replicas=%s: only acks=all writes are checked against min.insync.replicas, so %s, and they are lost if the leader fails before its followers copy them, whatever min.insync.replicas says; use acks=all (the default since Kafka 3.0) for data that must survive a broker failure, or accept the loss explicitly for this producer",
-		[value, _all_requirements_text, _effect[value]],
+	message := sprintf("acks=%s bypasses the cluster's min.insync.replicas=%s: %s", [value, _all_values_text, _effect[value]])
+	why := sprintf(
+		"Only acks=all writes are checked against min.insync.replicas, which the cluster this producer writes to sets to %s. %s, and its writes are lost if the leader fails before its followers copy them, whatever min.insync.replicas says.",
+		[_all_requirements_text, _consequence[value]],
+	)
+	fix := sprintf(
+		"Use acks=all (the default since Kafka 3.0) for data that must survive a broker failure; keep acks=%s only where losing records is acceptable, and say so in the file.",
+		[value],
 	)
 }
 
 _effect := {
-	"0": "this producer does not wait for any acknowledgement (a failed write is not even reported)",
-	"1": "this producer's writes are acknowledged by the partition leader alone",
+	"0": "writes are not acknowledged at all",
+	"1": "the leader alone acknowledges writes",
+}
+
+_consequence := {
+	"0": "This producer does not wait for any acknowledgement (a failed write is not even reported)",
+	"1": "This producer's writes are acknowledged by the partition leader alone",
 }
 
 _requirements_text(requirements) := concat("; ", [sprintf("%v (%s)", [value, result.names({r.where | some r in requirements; r.setting.value == value})]) |

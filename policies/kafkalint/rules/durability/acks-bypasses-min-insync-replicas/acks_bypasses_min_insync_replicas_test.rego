@@ -1,5 +1,6 @@
 package kafkalint.rules.durability["acks-bypasses-min-insync-replicas_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["acks-bypasses-min-insync-replicas"] as rule
 
@@ -7,15 +8,31 @@ _broker(file, min_isr, line) := t.node(file, ["broker"], [["min.insync.replicas"
 
 _producer(acks) := t.client("app/producer.properties", "producer", [["acks", acks, 4]])
 
-_message(acks, requirement, effect) := sprintf(
-	"acks=%s on this producer, but the cluster it writes to requires min.insync.replicas=%s: only acks=all writes are checked against min.insync.replicas, so %s, and they are lost if the leader fails before its followers copy them, whatever min.insync.replicas says; use acks=all (the default since Kafka 3.0) for data that must survive a broker failure, or accept the loss explicitly for this producer",
-	[acks, requirement, effect],
+# _finding is the finding at the producer's acks, with its why and fix.
+_finding(acks, values, requirement, consequence, related) := result.explain(
+	t.finding_related("app/producer.properties", 4, "acks", _message(acks, values), related),
+	sprintf(
+		"Only acks=all writes are checked against min.insync.replicas, which the cluster this producer writes to sets to %s. %s, and its writes are lost if the leader fails before its followers copy them, whatever min.insync.replicas says.",
+		[requirement, consequence],
+	),
+	sprintf("Use acks=all (the default since Kafka 3.0) for data that must survive a broker failure; keep acks=%s only where losing records is acceptable, and say so in the file.", [acks]),
 )
+
+_message("1", values) := sprintf("acks=1 bypasses the cluster's min.insync.replicas=%s: the leader alone acknowledges writes", [values])
+
+_message("0", values) := sprintf("acks=0 bypasses the cluster's min.insync.replicas=%s: writes are not acknowledged at all", [values])
+
+_leader_alone := "This producer's writes are acknowledged by the partition leader alone"
 
 test_fail_acks_1_with_min_insync_replicas_2 if {
 	nodes := [_broker("b1.properties", 2, 9), _broker("b2.properties", 2, 9), _broker("b3.properties", 1, 0)]
-	message := _message("1", "2 (b1.properties, b2.properties)", "this producer's writes are acknowledged by the partition leader alone")
-	rule.report == {t.finding_related("app/producer.properties", 4, "acks", message, [["b1.properties", 9], ["b2.properties", 9]])} with input as t.cluster(nodes, [_producer("1")])
+	rule.report == {_finding("1", "2", "2 (b1.properties, b2.properties)", _leader_alone, [["b1.properties", 9], ["b2.properties", 9]])} with input as t.cluster(nodes, [_producer("1")])
+}
+
+# Several values: the message names each, the why where each is set.
+test_fail_acks_1_with_two_requirements if {
+	nodes := [_broker("b1.properties", 2, 9), _broker("b2.properties", 3, 9)]
+	rule.report == {_finding("1", "2, 3", "2 (b1.properties); 3 (b2.properties)", _leader_alone, [["b1.properties", 9], ["b2.properties", 9]])} with input as t.cluster(nodes, [_producer("1")])
 }
 
 test_fail_acks_0_with_topic_requirement if {
@@ -26,8 +43,8 @@ test_fail_acks_0_with_topic_requirement if {
 		"location": {"file": "topics.tf", "line": 3, "column": 1},
 		"settings": {"min.insync.replicas": t.setting("topics.tf", "min.insync.replicas", 2, 7)},
 	}
-	message := _message("0", "2 (topic orders)", "this producer does not wait for any acknowledgement (a failed write is not even reported)")
-	rule.report == {t.finding_related("app/producer.properties", 4, "acks", message, [["topics.tf", 7]])} with input as t.full_cluster([_broker("b1.properties", 1, 0)], [_producer("0")], [], [topic])
+	consequence := "This producer does not wait for any acknowledgement (a failed write is not even reported)"
+	rule.report == {_finding("0", "2", "2 (topic orders)", consequence, [["topics.tf", 7]])} with input as t.full_cluster([_broker("b1.properties", 1, 0)], [_producer("0")], [], [topic])
 }
 
 test_fail_generic_client_file if {

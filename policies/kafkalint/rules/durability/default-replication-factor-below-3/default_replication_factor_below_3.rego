@@ -21,6 +21,11 @@
 #   applies_to: [broker]
 #   keys: [default.replication.factor, auto.create.topics.enable]
 #   since: unreleased
+#   fix: |
+#     Set default.replication.factor=3 (with min.insync.replicas=2) on every
+#     broker, or set auto.create.topics.enable=false and create topics
+#     deliberately with replication factor 3. Topics already created keep
+#     their replicas until reassigned (kafka-reassign-partitions.sh).
 package kafkalint.rules.durability["default-replication-factor-below-3"]
 
 import data.kafkalint.lib.result
@@ -34,8 +39,10 @@ import data.kafkalint.lib.settings
 # unknown and silent. The cluster has 3 or more brokers when a source states
 # it (input.broker_count) or when it has 3 broker configs with distinct ids
 # (at least that many brokers exist). The finding sits at
-# default.replication.factor (the file's start when it is not set).
-report contains result.fail_related(rf, message, related) if {
+# default.replication.factor (the file's start when it is not set); its
+# why says where automatic creation is on and where the broker count comes
+# from.
+report contains result.explain(result.fail_related(rf, message, related), why, _fix) if {
 	_brokers >= 3
 	some node in input.nodes
 	node.is_broker
@@ -48,19 +55,22 @@ report contains result.fail_related(rf, message, related) if {
 	rf.value > 0
 	rf.value < 3
 	related := sort({l | some l in array.concat(_auto_location(auto), _count_location); l != rf.location})
-	message := sprintf(
-		"%s with %s on a cluster of %s: every topic a client creates by naming it (a producer's first send, a consumer's subscription) gets %s, so %s; set default.replication.factor=3 (with min.insync.replicas=2), or set auto.create.topics.enable=false and create topics deliberately with replication factor 3",
+	message := sprintf("%s on %s: auto-created topics get %s", [settings.shown(rf), _brokers_short, _replicas(rf.value)])
+	why := sprintf(
+		"With %s and %s on a cluster of %s, every topic a client creates by naming it (a producer's first send, a consumer's subscription) gets %s. %s.",
 		[settings.shown_unset(rf), settings.shown_unset(auto), _brokers_text, _replicas(rf.value), _cost(rf.value)],
 	)
 }
+
+_fix := "Set default.replication.factor=3 (with min.insync.replicas=2), or set auto.create.topics.enable=false and create topics deliberately with replication factor 3."
 
 _replicas(1) := "1 replica"
 
 _replicas(2) := "2 replicas"
 
-_cost(1) := "restarting or losing the one broker that holds a partition makes it unavailable, and a lost disk loses its data"
+_cost(1) := "Restarting or losing the one broker that holds a partition makes it unavailable, and a lost disk loses its data"
 
-_cost(2) := "one broker down leaves its partitions without a spare copy (and with min.insync.replicas=2 stops their writes)"
+_cost(2) := "One broker down leaves its partitions without a spare copy (and with min.insync.replicas=2 stops their writes)"
 
 # _brokers is the number of brokers the cluster has at least: the count a
 # source states, else its broker configs with distinct ids.
@@ -73,6 +83,11 @@ _broker_ids := {node.id | some node in input.nodes; node.is_broker; node.id >= 0
 _brokers_text := sprintf("%d brokers (%s)", [input.broker_count.value, input.broker_count.source]) if input.broker_count
 
 _brokers_text := sprintf("at least %d brokers (%d broker configs with distinct ids)", [count(_broker_ids), count(_broker_ids)]) if not input.broker_count
+
+# _brokers_short is _brokers_text without the source, for the message.
+_brokers_short := sprintf("%d brokers", [input.broker_count.value]) if input.broker_count
+
+_brokers_short := sprintf("at least %d brokers", [count(_broker_ids)]) if not input.broker_count
 
 # The related locations: where automatic creation is turned on, and where
 # the broker count is stated.

@@ -3,13 +3,13 @@ package kafkalint.rules.durability["default-replication-factor-below-3_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["default-replication-factor-below-3"] as rule
 
-_tail := "set default.replication.factor=3 (with min.insync.replicas=2), or set auto.create.topics.enable=false and create topics deliberately with replication factor 3"
+_fix := "Set default.replication.factor=3 (with min.insync.replicas=2), or set auto.create.topics.enable=false and create topics deliberately with replication factor 3."
 
-_one := "restarting or losing the one broker that holds a partition makes it unavailable, and a lost disk loses its data"
+_one := "Restarting or losing the one broker that holds a partition makes it unavailable, and a lost disk loses its data"
 
-_message(rf, auto, brokers, replicas, cost) := sprintf(
-	"%s with %s on a cluster of %s: every topic a client creates by naming it (a producer's first send, a consumer's subscription) gets %s, so %s; %s",
-	[rf, auto, brokers, replicas, cost, _tail],
+_why(rf, auto, brokers, replicas, cost) := sprintf(
+	"With %s and %s on a cluster of %s, every topic a client creates by naming it (a producer's first send, a consumer's subscription) gets %s. %s.",
+	[rf, auto, brokers, replicas, cost],
 )
 
 _three_configs := "at least 3 brokers (3 broker configs with distinct ids)"
@@ -26,10 +26,12 @@ test_fail_kafka_defaults_on_three_brokers if {
 	reports := rule.report with input as t.cluster(nodes, [])
 	_findings(reports) == {["broker-1.properties", 1], ["broker-2.properties", 1], ["broker-3.properties", 1]}
 	some f in reports
-	f.message == _message(
+	f.message == "default.replication.factor=1 (Kafka's default) on at least 3 brokers: auto-created topics get 1 replica"
+	f.why == _why(
 		"default.replication.factor=1 (Kafka's default, not set in the file)", "auto.create.topics.enable=true (Kafka's default, not set in the file)",
 		_three_configs, "1 replica", _one,
 	)
+	f.fix == _fix
 }
 
 test_fail_explicit_two_with_stated_broker_count if {
@@ -38,10 +40,12 @@ test_fail_explicit_two_with_stated_broker_count if {
 	reports := rule.report with input as c
 	_findings(reports) == {["server.properties", 7]}
 	some f in reports
-	f.message == _message(
+	f.message == "default.replication.factor=2 on 5 brokers: auto-created topics get 2 replicas"
+	f.why == _why(
 		"default.replication.factor=2", "auto.create.topics.enable=true", "5 brokers (broker.replicaCount)", "2 replicas",
-		"one broker down leaves its partitions without a spare copy (and with min.insync.replicas=2 stops their writes)",
+		"One broker down leaves its partitions without a spare copy (and with min.insync.replicas=2 stops their writes)",
 	)
+	f.fix == _fix
 	{[r.file, r.line] | some r in f.related} == {["server.properties", 8], ["values.yaml", 3]}
 }
 

@@ -6,7 +6,9 @@
 #   min.insync.replicas from the active controller's own static value and
 #   drop per-broker values. A min.insync.replicas written only in the
 #   brokers' files then no longer applies, and the cluster may silently run
-#   with the controllers' value (Kafka's default of 1 unless they set it).
+#   with the controllers' value (Kafka's default of 1 unless they set it), so
+#   acks=all writes may be acknowledged by a single replica. No controller
+#   configuration of the cluster was given to kafkalint to show that value.
 # related_resources:
 #   - description: Kafka docs, eligible leader replicas
 #     ref: https://kafka.apache.org/documentation/#eligible_leader_replicas
@@ -21,6 +23,11 @@
 #   applies_to: [broker]
 #   keys: [min.insync.replicas]
 #   since: unreleased
+#   fix: |
+#     Set the broker's min.insync.replicas in every controller's configuration
+#     too (the value ELR uses), or set it once at cluster level with
+#     kafka-configs.sh --entity-type brokers --entity-default --alter
+#     --add-config min.insync.replicas=N.
 package kafkalint.rules.durability["eligible-leader-replicas-off"]
 
 import data.kafkalint.lib.result
@@ -40,8 +47,8 @@ report contains result.fail(s, message) if {
 	s.source == "explicit"
 	s.value > 1
 	message := sprintf(
-		"min.insync.replicas=%d is set on this broker, but on Kafka %s eligible leader replicas (ELR) are on by default for new clusters: the controllers then create the cluster-level min.insync.replicas from the active controller's own static value (Kafka's default 1 unless the controllers set it) and per-broker values no longer apply, so acks=all writes may be acknowledged by a single replica; set min.insync.replicas=%d in every controller's configuration too (no controller configuration of this cluster was given to kafkalint)",
-		[s.value, input.kafka_version, s.value],
+		"min.insync.replicas=%d on this broker: under ELR (on by default in Kafka %s) the controllers' value applies",
+		[s.value, input.kafka_version],
 	)
 }
 

@@ -8,7 +8,7 @@ _broker(entries) := t.node("broker.properties", ["broker"], entries)
 test_fail_broker_sets_min_isr_on_4_1 if {
 	rule.report == {t.finding(
 		"broker.properties", 7, "min.insync.replicas",
-		"min.insync.replicas=2 is set on this broker, but on Kafka 4.1 eligible leader replicas (ELR) are on by default for new clusters: the controllers then create the cluster-level min.insync.replicas from the active controller's own static value (Kafka's default 1 unless the controllers set it) and per-broker values no longer apply, so acks=all writes may be acknowledged by a single replica; set min.insync.replicas=2 in every controller's configuration too (no controller configuration of this cluster was given to kafkalint)",
+		"min.insync.replicas=2 on this broker: under ELR (on by default in Kafka 4.1) the controllers' value applies",
 	)} with input as t.at_version(t.cluster([_broker([["min.insync.replicas", 2, 7]])], []), "4.1")
 }
 

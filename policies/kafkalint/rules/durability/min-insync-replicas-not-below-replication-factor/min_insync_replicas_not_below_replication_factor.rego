@@ -1,9 +1,10 @@
 # METADATA
 # title: min.insync.replicas is not below the replication factor
 # description: |
-#   With min.insync.replicas equal to or above the replication factor, one
-#   replica that is restarting, lagging or down makes every acks=all write to
-#   the partition fail with NOT_ENOUGH_REPLICAS, so a rolling restart becomes a
+#   An acks=all write needs min.insync.replicas in-sync replicas. With
+#   min.insync.replicas equal to or above the replication factor, one replica
+#   that is restarting, lagging or down makes every acks=all write to the
+#   partition fail with NOT_ENOUGH_REPLICAS, so a rolling restart becomes a
 #   producer outage.
 # related_resources:
 #   - description: Kafka docs, min.insync.replicas
@@ -19,6 +20,11 @@
 #   applies_to: [broker, controller, topic]
 #   keys: [default.replication.factor, min.insync.replicas]
 #   since: unreleased
+#   fix: |
+#     Set min.insync.replicas below the replication factor: the Kafka docs use
+#     2 with a replication factor of 3. In KRaft set the same value on the
+#     controllers, and on a running cluster change the dynamic value too
+#     (kafka-configs.sh --entity-type brokers --entity-default).
 package kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor"]
 
 import data.kafkalint.lib.result
@@ -30,17 +36,18 @@ import data.kafkalint.lib.settings
 # resolution and ELR). Both settings are effective values: written in the file
 # or Kafka's default added by the loader (unless the platform manages the key,
 # as Amazon MSK does: its own default applies then, which is not known here).
-report contains result.fail(min_isr, _message(settings.shown_unset(min_isr), settings.shown_unset(rf))) if {
+report contains result.fail(min_isr, message) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	min_isr := node.settings["min.insync.replicas"]
 	settings.known(node, rf)
 	settings.known(node, min_isr)
 	_no_fault_tolerance(rf.value, min_isr.value)
+	message := sprintf("%s with %s: one replica down fails acks=all writes", [settings.shown(min_isr), settings.shown(rf)])
 }
 
 # Topics that set min.insync.replicas: their replication factor against it.
-report contains result.fail(min_isr, _topic_message(topic, settings.shown_unset(min_isr), rf)) if {
+report contains result.fail(min_isr, _topic_message(topic, settings.shown(min_isr), rf)) if {
 	some topic in input.topics
 	rf := topic.replication_factor
 	min_isr := topic.settings["min.insync.replicas"]
@@ -52,14 +59,23 @@ report contains result.fail(min_isr, _topic_message(topic, settings.shown_unset(
 # has the same known min.insync.replicas (brokers enforce it, KRaft
 # controllers resolve it); a topic whose config map is unknown may set it.
 # The finding is anchored at the topic's replication factor, with the nodes'
-# values as related locations.
-report contains result.fail_related(rf, _topic_message(topic, inherited.text, rf), inherited.locations) if {
+# values as related locations; its why says where the value comes from.
+report contains result.explain(finding, why, fix) if {
 	some topic in input.topics
 	not topic.settings["min.insync.replicas"]
 	not topic.config_unknown
 	rf := topic.replication_factor
 	inherited := _cluster_min_isr
 	_no_fault_tolerance(rf.value, inherited.value)
+	finding := result.fail_related(rf, _topic_message(topic, sprintf("inherited min.insync.replicas=%v", [inherited.value]), rf), inherited.locations)
+	why := sprintf(
+		"Topic %s does not set min.insync.replicas, so it runs with %s. As that is not below its replication factor %v, one replica that is restarting, lagging or down makes every acks=all write to the topic fail with NOT_ENOUGH_REPLICAS, so a rolling restart becomes a producer outage.",
+		[topic.name, inherited.text, rf.value],
+	)
+	fix := sprintf(
+		"Set min.insync.replicas on topic %s below its replication factor (the Kafka docs use 2 with a replication factor of 3), or lower min.insync.replicas on the cluster's nodes.",
+		[topic.name],
+	)
 }
 
 # _cluster_min_isr is the nodes' agreed min.insync.replicas, computed once
@@ -73,12 +89,9 @@ _no_fault_tolerance(replication_factor, min_isr) if {
 	min_isr >= replication_factor
 }
 
-_message(min_isr_text, rf_text) := sprintf(
-	"%s with %s: acks=all writes need that many in-sync replicas, so a single replica that is restarting, lagging or down makes every acks=all write fail with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the replication factor (the Kafka docs use 2 with a replication factor of 3)",
-	[min_isr_text, rf_text],
-)
-
-_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s", [topic.name, _message(min_isr_text, _rf_shown(rf))])
+# A topic's message leaves the consequence to the why: the topic's name
+# takes the room.
+_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s is not below %s", [topic.name, min_isr_text, _rf_shown(rf)])
 
 _rf_shown(rf) := sprintf("replication factor %v", [rf.value]) if rf.source != "platform"
 

@@ -1,11 +1,10 @@
 package kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["min-insync-replicas-not-below-replication-factor"] as rule
 
-_rest := ": acks=all writes need that many in-sync replicas, so a single replica that is restarting, lagging or down makes every acks=all write fail with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the replication factor (the Kafka docs use 2 with a replication factor of 3)"
-
-_message(prefix) := concat("", [prefix, _rest])
+_message(prefix) := concat("", [prefix, ": one replica down fails acks=all writes"])
 
 test_fail_equal_on_broker if {
 	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 3, 6]])
@@ -33,7 +32,7 @@ test_fail_each_node_separately if {
 # rule; the value here only exercises the anchoring).
 test_fail_default_min_isr_anchors_file_start if {
 	node := t.node("server.properties", ["broker"], [["default.replication.factor", 2, 5], ["min.insync.replicas", 2, 0]])
-	rule.report == {t.finding("server.properties", 1, "min.insync.replicas", _message("min.insync.replicas=2 (Kafka's default, not set in the file) with default.replication.factor=2"))} with input as t.cluster([node], [])
+	rule.report == {t.finding("server.properties", 1, "min.insync.replicas", _message("min.insync.replicas=2 (Kafka's default) with default.replication.factor=2"))} with input as t.cluster([node], [])
 }
 
 test_success_below_replication_factor if {
@@ -83,7 +82,7 @@ _msk := ["default.replication.factor", "min.insync.replicas"]
 
 test_fail_topic_sets_min_isr_equal_to_its_replication_factor if {
 	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 3, 8]])
-	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=3 with replication factor 3"))} with input as t.full_cluster([], [], [], [topic])
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", "topic orders: min.insync.replicas=3 is not below replication factor 3")} with input as t.full_cluster([], [], [], [topic])
 }
 
 test_fail_topic_with_platform_replication_factor if {
@@ -91,17 +90,21 @@ test_fail_topic_with_platform_replication_factor if {
 		t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 4, 8]]),
 		{"replication_factor": {"source": "platform", "location": {"file": "topics.tf", "line": 1, "column": 1}}},
 	)
-	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=4 with replication factor 3 (fixed by the platform)"))} with input as t.full_cluster([], [], [], [topic])
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", "topic orders: min.insync.replicas=4 is not below replication factor 3 (fixed by the platform)")} with input as t.full_cluster([], [], [], [topic])
 }
 
 test_fail_topic_inherits_the_nodes_value if {
 	b1 := t.node("b1/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 4]])
 	b2 := t.node("b2/server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 3, 6]])
 	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["retention.ms", 1000, 7]])
-	rule.report == {t.finding_related(
-		"topics.tf", 5, "replication.factor",
-		_message("topic orders: min.insync.replicas=3 inherited from the cluster's nodes with replication factor 3"),
-		[["b1/server.properties", 4], ["b2/server.properties", 6]],
+	rule.report == {result.explain(
+		t.finding_related(
+			"topics.tf", 5, "replication.factor",
+			"topic orders: inherited min.insync.replicas=3 is not below replication factor 3",
+			[["b1/server.properties", 4], ["b2/server.properties", 6]],
+		),
+		"Topic orders does not set min.insync.replicas, so it runs with min.insync.replicas=3 inherited from the cluster's nodes. As that is not below its replication factor 3, one replica that is restarting, lagging or down makes every acks=all write to the topic fail with NOT_ENOUGH_REPLICAS, so a rolling restart becomes a producer outage.",
+		"Set min.insync.replicas on topic orders below its replication factor (the Kafka docs use 2 with a replication factor of 3), or lower min.insync.replicas on the cluster's nodes.",
 	)} with input as t.full_cluster([b1, b2], [], [], [topic])
 }
 

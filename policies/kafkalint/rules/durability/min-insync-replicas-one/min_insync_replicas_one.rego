@@ -19,6 +19,10 @@
 #   applies_to: [broker, controller, topic]
 #   keys: [default.replication.factor, min.insync.replicas]
 #   since: unreleased
+#   fix: |
+#     Set min.insync.replicas=2 and use acks=all in producers: the Kafka docs'
+#     durability example with a replication factor of 3. In KRaft set it on
+#     the controllers too.
 package kafkalint.rules.durability["min-insync-replicas-one"]
 
 import data.kafkalint.lib.result
@@ -30,17 +34,18 @@ import data.kafkalint.lib.settings
 # Every node is checked: in KRaft mode the controllers read both keys too.
 # Kafka's default of a key the platform manages (Amazon MSK sets
 # min.insync.replicas itself) is not the value that runs, so it is not used.
-report contains result.fail(min_isr, _message(settings.shown_unset(min_isr), settings.shown_unset(rf))) if {
+report contains result.fail(min_isr, message) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	min_isr := node.settings["min.insync.replicas"]
 	settings.known(node, rf)
 	settings.known(node, min_isr)
 	_leader_alone_acknowledges(rf.value, min_isr.value)
+	message := sprintf("%s with %s: acks=all writes need only the leader", [settings.shown(min_isr), settings.shown(rf)])
 }
 
 # Topics that set min.insync.replicas.
-report contains result.fail(min_isr, _topic_message(topic, settings.shown_unset(min_isr), rf)) if {
+report contains result.fail(min_isr, _topic_message(topic, settings.shown(min_isr), rf)) if {
 	some topic in input.topics
 	rf := topic.replication_factor
 	min_isr := topic.settings["min.insync.replicas"]
@@ -51,14 +56,20 @@ report contains result.fail(min_isr, _topic_message(topic, settings.shown_unset(
 # when the model holds the cluster's nodes and all of them have the same
 # known value; a topic whose config map is unknown may set it. Anchored at
 # the topic's replication factor, with the nodes' values as related
-# locations.
-report contains result.fail_related(rf, _topic_message(topic, inherited.text, rf), inherited.locations) if {
+# locations; its why says where the value comes from.
+report contains result.explain(finding, why, fix) if {
 	some topic in input.topics
 	not topic.settings["min.insync.replicas"]
 	not topic.config_unknown
 	rf := topic.replication_factor
 	inherited := _cluster_min_isr
 	_leader_alone_acknowledges(rf.value, inherited.value)
+	finding := result.fail_related(rf, _topic_message(topic, sprintf("inherited min.insync.replicas=%v", [inherited.value]), rf), inherited.locations)
+	why := sprintf(
+		"Topic %s does not set min.insync.replicas, so it runs with %s. Once the followers drop out of the in-sync replica set the leader alone acknowledges acks=all writes, so losing that broker loses records producers were told were safe.",
+		[topic.name, inherited.text],
+	)
+	fix := sprintf("Set min.insync.replicas=2 on topic %s (or on the cluster's nodes) and use acks=all in producers.", [topic.name])
 }
 
 # _cluster_min_isr is the nodes' agreed min.insync.replicas, computed once
@@ -71,12 +82,9 @@ _leader_alone_acknowledges(replication_factor, min_isr) if {
 	min_isr == 1
 }
 
-_message(min_isr_text, rf_text) := sprintf(
-	"%s with %s: once the followers drop out of the in-sync replica set the leader alone acknowledges acks=all writes, so losing that broker loses records producers were told were safe; set min.insync.replicas=2 and use acks=all",
-	[min_isr_text, rf_text],
-)
-
-_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s", [topic.name, _message(min_isr_text, _rf_shown(rf))])
+# A topic's message leaves the consequence to the why: the topic's name
+# takes the room.
+_topic_message(topic, min_isr_text, rf) := sprintf("topic %s: %s with %s", [topic.name, min_isr_text, _rf_shown(rf)])
 
 _rf_shown(rf) := sprintf("replication factor %v", [rf.value]) if rf.source != "platform"
 

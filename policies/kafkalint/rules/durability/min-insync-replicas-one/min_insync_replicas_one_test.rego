@@ -1,11 +1,10 @@
 package kafkalint.rules.durability["min-insync-replicas-one_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["min-insync-replicas-one"] as rule
 
-_rest := ": once the followers drop out of the in-sync replica set the leader alone acknowledges acks=all writes, so losing that broker loses records producers were told were safe; set min.insync.replicas=2 and use acks=all"
-
-_message(prefix) := concat("", [prefix, _rest])
+_message(prefix) := concat("", [prefix, ": acks=all writes need only the leader"])
 
 test_fail_explicit_one_with_rf_three if {
 	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 1, 6]])
@@ -14,7 +13,7 @@ test_fail_explicit_one_with_rf_three if {
 
 test_fail_default_one_anchors_file_start if {
 	node := t.node("server.properties", ["broker"], [["default.replication.factor", 3, 5], ["min.insync.replicas", 1, 0]])
-	rule.report == {t.finding("server.properties", 1, "min.insync.replicas", _message("min.insync.replicas=1 (Kafka's default, not set in the file) with default.replication.factor=3"))} with input as t.cluster([node], [])
+	rule.report == {t.finding("server.properties", 1, "min.insync.replicas", _message("min.insync.replicas=1 (Kafka's default) with default.replication.factor=3"))} with input as t.cluster([node], [])
 }
 
 test_fail_rf_five_on_zookeeper_broker if {
@@ -24,7 +23,7 @@ test_fail_rf_five_on_zookeeper_broker if {
 
 test_fail_on_controller if {
 	node := t.node("controller.properties", ["controller"], [["default.replication.factor", 3, 4], ["min.insync.replicas", 1, 0]])
-	rule.report == {t.finding("controller.properties", 1, "min.insync.replicas", _message("min.insync.replicas=1 (Kafka's default, not set in the file) with default.replication.factor=3"))} with input as t.cluster([node], [])
+	rule.report == {t.finding("controller.properties", 1, "min.insync.replicas", _message("min.insync.replicas=1 (Kafka's default) with default.replication.factor=3"))} with input as t.cluster([node], [])
 }
 
 test_success_min_isr_two if {
@@ -67,7 +66,7 @@ test_success_unknown_replication_factor if {
 
 test_fail_topic_sets_min_isr_one if {
 	topic := t.declared_topic("topics.tf", "orders", 3, 5, [["min.insync.replicas", 1, 8]])
-	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", _message("topic orders: min.insync.replicas=1 with replication factor 3"))} with input as t.full_cluster([], [], [], [topic])
+	rule.report == {t.finding("topics.tf", 8, "min.insync.replicas", "topic orders: min.insync.replicas=1 with replication factor 3")} with input as t.full_cluster([], [], [], [topic])
 }
 
 test_fail_confluent_topic_min_isr_one if {
@@ -75,16 +74,20 @@ test_fail_confluent_topic_min_isr_one if {
 		t.declared_topic("topics.tf", "payments", 3, 1, [["min.insync.replicas", 1, 9]]),
 		{"replication_factor": {"source": "platform"}},
 	)
-	rule.report == {t.finding("topics.tf", 9, "min.insync.replicas", _message("topic payments: min.insync.replicas=1 with replication factor 3 (fixed by the platform)"))} with input as t.full_cluster([], [], [], [topic])
+	rule.report == {t.finding("topics.tf", 9, "min.insync.replicas", "topic payments: min.insync.replicas=1 with replication factor 3 (fixed by the platform)")} with input as t.full_cluster([], [], [], [topic])
 }
 
 test_fail_topic_inherits_kafkas_default if {
 	node := t.node("server.properties", ["broker"], [["default.replication.factor", 1, 0], ["min.insync.replicas", 1, 0]])
 	topic := t.declared_topic("topics.tf", "orders", 3, 5, [])
-	rule.report == {t.finding_related(
-		"topics.tf", 5, "replication.factor",
-		_message("topic orders: min.insync.replicas=1 inherited from the cluster (Kafka's default, not set on its nodes) with replication factor 3"),
-		[["server.properties", 1]],
+	rule.report == {result.explain(
+		t.finding_related(
+			"topics.tf", 5, "replication.factor",
+			"topic orders: inherited min.insync.replicas=1 with replication factor 3",
+			[["server.properties", 1]],
+		),
+		"Topic orders does not set min.insync.replicas, so it runs with min.insync.replicas=1 inherited from the cluster (Kafka's default, not set on its nodes). Once the followers drop out of the in-sync replica set the leader alone acknowledges acks=all writes, so losing that broker loses records producers were told were safe.",
+		"Set min.insync.replicas=2 on topic orders (or on the cluster's nodes) and use acks=all in producers.",
 	)} with input as t.full_cluster([node], [], [], [topic])
 }
 

@@ -3,7 +3,7 @@ package kafkalint.rules.durability["offsets-topic-replication-factor-one_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["offsets-topic-replication-factor-one"] as rule
 
-_message := "offsets.topic.replication.factor=1: __consumer_offsets gets a single replica, so one broker down leaves the consumer groups on its partitions unable to commit or fetch offsets; set it to 3"
+_message := "offsets.topic.replication.factor=1: __consumer_offsets has a single replica"
 
 test_fail_rf_one_on_broker if {
 	node := t.node("server.properties", ["broker"], [["offsets.topic.replication.factor", 1, 7]])

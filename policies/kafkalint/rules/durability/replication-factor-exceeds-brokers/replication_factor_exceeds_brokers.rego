@@ -24,6 +24,11 @@
 #   applies_to: [broker, controller, topic]
 #   keys: [default.replication.factor, offsets.topic.replication.factor, transaction.state.log.replication.factor, min.insync.replicas]
 #   since: unreleased
+#   fix: |
+#     Add brokers (three, one per zone, is the usual production answer), or
+#     lower the replication factor to at most the number of brokers. Keep
+#     min.insync.replicas below both the replication factor and the number of
+#     brokers.
 package kafkalint.rules.durability["replication-factor-exceeds-brokers"]
 
 import data.kafkalint.lib.result
@@ -33,16 +38,19 @@ import data.kafkalint.lib.settings
 # number_of_broker_nodes, node pools that all state their replicas) is used;
 # the number of files is never taken for it.
 
+# Every finding brings its own why and fix: they quote the broker count's
+# source, Kafka's error and the largest value that fits.
+
 # default.replication.factor: every node (in KRaft the controller's value
 # serves CreateTopics requests with replication factor -1).
-report contains result.fail_related(rf, _rf_message(rf, input.broker_count, _consequence[rf.key]), [input.broker_count.location]) if {
+report contains _rf_finding(rf) if {
 	some node in input.nodes
 	rf := node.settings["default.replication.factor"]
 	_exceeds(node, rf)
 }
 
 # The internal topics are created by brokers.
-report contains result.fail_related(rf, _rf_message(rf, input.broker_count, _consequence[rf.key]), [input.broker_count.location]) if {
+report contains _rf_finding(rf) if {
 	some node in input.nodes
 	node.is_broker
 	some key in ["offsets.topic.replication.factor", "transaction.state.log.replication.factor"]
@@ -50,36 +58,41 @@ report contains result.fail_related(rf, _rf_message(rf, input.broker_count, _con
 	_exceeds(node, rf)
 }
 
-# A topic's own replication factor.
-report contains result.fail_related(topic.replication_factor, msg, [input.broker_count.location]) if {
+# A topic's own replication factor. A topic's message leaves the
+# consequence to the why: the topic's name takes the room.
+report contains result.explain(finding, why, fix) if {
 	some topic in input.topics
 	rf := topic.replication_factor
 	rf.value > input.broker_count.value
-	msg := sprintf(
-		"topic %s has replication factor %v but the cluster has %s (%s): Kafka refuses to create it (\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\"); lower the replication factor to at most %v or add brokers",
-		[topic.name, rf.value, _brokers(input.broker_count.value), input.broker_count.source, rf.value, input.broker_count.value, input.broker_count.value],
+	finding := result.fail_related(rf, sprintf("topic %s: replication factor %v exceeds %s", [topic.name, rf.value, _brokers_text]), _count_location)
+	why := sprintf(
+		"The cluster %s, and Kafka places each replica of a partition on a different broker, so it refuses to create the topic (%s).",
+		[_has_brokers, _error(rf.value)],
 	)
+	fix := sprintf("Lower the replication factor of topic %s to at most %v, or add brokers.", [topic.name, input.broker_count.value])
 }
 
 # min.insync.replicas at or above the broker count, on a replicated default
 # (min.insync.replicas at or above the replication factor itself is
 # KFK1003's finding).
-report contains result.fail_related(min_isr, msg, [input.broker_count.location]) if {
+report contains result.explain(result.fail_related(min_isr, message, _count_location), why, _min_isr_fix) if {
 	some node in input.nodes
 	min_isr := node.settings["min.insync.replicas"]
 	rf := node.settings["default.replication.factor"]
 	settings.known(node, min_isr)
 	settings.known(node, rf)
 	_min_isr_without_spare(min_isr.value, rf.value, input.broker_count.value)
-	msg := _min_isr_message(settings.shown_unset(min_isr), settings.shown_unset(rf), input.broker_count)
+	message := sprintf("%s with only %s: one broker down fails acks=all writes", [settings.shown(min_isr), _brokers_text])
+	why := _min_isr_why(sprintf("%s with %s", [settings.shown(min_isr), settings.shown(rf)]))
 }
 
-report contains result.fail_related(min_isr, msg, [input.broker_count.location]) if {
+report contains result.explain(result.fail_related(min_isr, message, _count_location), why, _min_isr_fix) if {
 	some topic in input.topics
 	min_isr := topic.settings["min.insync.replicas"]
 	rf := topic.replication_factor
 	_min_isr_without_spare(min_isr.value, rf.value, input.broker_count.value)
-	msg := _min_isr_message(sprintf("topic %s: min.insync.replicas=%v", [topic.name, min_isr.value]), sprintf("replication factor %v", [rf.value]), input.broker_count)
+	message := sprintf("topic %s: min.insync.replicas=%v with only %s", [topic.name, min_isr.value, _brokers_text])
+	why := _min_isr_why(sprintf("Topic %s has min.insync.replicas=%v with replication factor %v", [topic.name, min_isr.value, rf.value]))
 }
 
 _exceeds(node, rf) if {
@@ -93,21 +106,45 @@ _min_isr_without_spare(min_isr, rf, brokers) if {
 	min_isr < rf
 }
 
-_consequence := {
-	"default.replication.factor": "topics created without an explicit replication factor (auto-created topics, CreateTopics with -1) are refused (\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\")",
-	"offsets.topic.replication.factor": "__consumer_offsets cannot be created (\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\"), so consumer groups never get a coordinator and cannot commit or fetch offsets",
-	"transaction.state.log.replication.factor": "__transaction_state cannot be created (\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\"), so transactional producers never initialize",
+_rf_finding(rf) := result.explain(
+	result.fail_related(rf, sprintf("%s exceeds %s: %s", [settings.shown(rf), _brokers_text, _effect[rf.key]]), _count_location),
+	sprintf("The cluster %s, and Kafka places each replica of a partition on a different broker: %s.", [_has_brokers, sprintf(_consequence[rf.key], [_error(rf.value)])]),
+	sprintf("Lower %s to at most %v, or add brokers.", [rf.key, input.broker_count.value]),
+)
+
+_effect := {
+	"default.replication.factor": "topics created without a replication factor fail",
+	"offsets.topic.replication.factor": "__consumer_offsets cannot be created",
+	"transaction.state.log.replication.factor": "__transaction_state cannot be created",
 }
 
-_rf_message(rf, brokers, consequence) := sprintf(
-	"%s but the cluster has %s (%s): %s; lower it to at most %v or add brokers",
-	[settings.shown_unset(rf), _brokers(brokers.value), brokers.source, sprintf(consequence, [rf.value, brokers.value]), brokers.value],
+_consequence := {
+	"default.replication.factor": "topics created without an explicit replication factor (auto-created topics, CreateTopics with -1) are refused (%s)",
+	"offsets.topic.replication.factor": "__consumer_offsets cannot be created (%s), so consumer groups never get a coordinator and cannot commit or fetch offsets",
+	"transaction.state.log.replication.factor": "__transaction_state cannot be created (%s), so transactional producers never initialize",
+}
+
+# _error is the error Kafka's controller gives for a replication factor
+# above the registered brokers.
+_error(rf) := sprintf("\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\"", [rf, input.broker_count.value])
+
+_min_isr_why(values) := sprintf(
+	"%s, and the cluster %s: every broker must be in sync for an acks=all write, so one broker down stops them all with NOT_ENOUGH_REPLICAS.",
+	[values, _has_brokers],
 )
 
-_min_isr_message(min_isr_text, rf_text, brokers) := sprintf(
-	"%s with %s but the cluster has %s (%s): every broker must be in sync for an acks=all write, so one broker down stops them all with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the number of brokers (and the replication factor at most the number of brokers)",
-	[min_isr_text, rf_text, _brokers(brokers.value), brokers.source],
+_min_isr_fix := sprintf(
+	"Set min.insync.replicas below the number of brokers (%v), and the replication factor to at most the number of brokers.",
+	[input.broker_count.value],
 )
+
+_count_location := [input.broker_count.location]
+
+_brokers_text := _brokers(input.broker_count.value)
+
+# _has_brokers is the broker count with its source ("has 3 brokers
+# (aws_msk_cluster.number_of_broker_nodes)"), for the why.
+_has_brokers := sprintf("has %s (%s)", [_brokers_text, input.broker_count.source])
 
 _brokers(1) := "1 broker"
 

@@ -1,5 +1,6 @@
 package kafkalint.rules.durability["replication-factor-exceeds-brokers_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["replication-factor-exceeds-brokers"] as rule
 
@@ -11,41 +12,62 @@ _two_brokers(nodes, topics) := t.with_broker_count(t.full_cluster(nodes, [], [],
 
 _msk := ["default.replication.factor", "min.insync.replicas", "offsets.topic.replication.factor", "transaction.state.log.replication.factor"]
 
+_source := "aws_msk_cluster.number_of_broker_nodes"
+
+_error(rf, brokers) := sprintf("\"The target replication factor of %v cannot be reached because only %v broker(s) are registered\"", [rf, brokers])
+
+# _rf_finding is a replication factor's finding: its message, the
+# consequence the why ends with, and the most that fits (the fix).
+_rf_finding(file, line, key, message, consequence, brokers) := result.explain(
+	t.finding_related(file, line, key, message, [_count_at]),
+	sprintf("The cluster has %s (%s), and Kafka places each replica of a partition on a different broker: %s.", [_brokers(brokers), _source, consequence]),
+	sprintf("Lower %s to at most %v, or add brokers.", [key, brokers]),
+)
+
+_brokers(1) := "1 broker"
+
+_brokers(n) := sprintf("%v brokers", [n]) if n != 1
+
 test_fail_default_replication_factor_above_brokers if {
 	node := t.node("main.tf", [], [["default.replication.factor", 4, 7]])
-	rule.report == {t.finding_related(
+	rule.report == {_rf_finding(
 		"main.tf", 7, "default.replication.factor",
-		"default.replication.factor=4 but the cluster has 3 brokers (aws_msk_cluster.number_of_broker_nodes): topics created without an explicit replication factor (auto-created topics, CreateTopics with -1) are refused (\"The target replication factor of 4 cannot be reached because only 3 broker(s) are registered\"); lower it to at most 3 or add brokers",
-		[_count_at],
+		"default.replication.factor=4 exceeds 3 brokers: topics created without a replication factor fail",
+		sprintf("topics created without an explicit replication factor (auto-created topics, CreateTopics with -1) are refused (%s)", [_error(4, 3)]),
+		3,
 	)} with input as _three_brokers([node], [])
 }
 
 test_fail_offsets_default_above_two_brokers if {
 	node := t.node("server.properties", ["broker"], [["offsets.topic.replication.factor", 3, 0]])
-	rule.report == {t.finding_related(
+	rule.report == {_rf_finding(
 		"server.properties", 1, "offsets.topic.replication.factor",
-		"offsets.topic.replication.factor=3 (Kafka's default, not set in the file) but the cluster has 2 brokers (aws_msk_cluster.number_of_broker_nodes): __consumer_offsets cannot be created (\"The target replication factor of 3 cannot be reached because only 2 broker(s) are registered\"), so consumer groups never get a coordinator and cannot commit or fetch offsets; lower it to at most 2 or add brokers",
-		[_count_at],
+		"offsets.topic.replication.factor=3 (Kafka's default) exceeds 2 brokers: __consumer_offsets cannot be created",
+		sprintf("__consumer_offsets cannot be created (%s), so consumer groups never get a coordinator and cannot commit or fetch offsets", [_error(3, 2)]),
+		2,
 	)} with input as _two_brokers([node], [])
 }
 
 test_fail_transaction_log_explicit_on_managed_platform if {
 	node := t.with_managed_keys(t.node("main.tf", [], [["transaction.state.log.replication.factor", 3, 9]]), _msk)
-	rule.report == {t.finding_related(
+	rule.report == {_rf_finding(
 		"main.tf", 9, "transaction.state.log.replication.factor",
-		"transaction.state.log.replication.factor=3 but the cluster has 2 brokers (aws_msk_cluster.number_of_broker_nodes): __transaction_state cannot be created (\"The target replication factor of 3 cannot be reached because only 2 broker(s) are registered\"), so transactional producers never initialize; lower it to at most 2 or add brokers",
-		[_count_at],
+		"transaction.state.log.replication.factor=3 exceeds 2 brokers: __transaction_state cannot be created",
+		sprintf("__transaction_state cannot be created (%s), so transactional producers never initialize", [_error(3, 2)]),
+		2,
 	)} with input as _two_brokers([node], [])
 }
 
 test_fail_topic_replication_factor_above_brokers if {
 	topic := t.declared_topic("topics.tf", "orders", 5, 12, [])
-	rule.report == {t.finding_related(
-		"topics.tf", 12, "replication.factor",
-		"topic orders has replication factor 5 but the cluster has 3 brokers (aws_msk_cluster.number_of_broker_nodes): Kafka refuses to create it (\"The target replication factor of 5 cannot be reached because only 3 broker(s) are registered\"); lower the replication factor to at most 3 or add brokers",
-		[_count_at],
+	rule.report == {result.explain(
+		t.finding_related("topics.tf", 12, "replication.factor", "topic orders: replication factor 5 exceeds 3 brokers", [_count_at]),
+		sprintf("The cluster has 3 brokers (%s), and Kafka places each replica of a partition on a different broker, so it refuses to create the topic (%s).", [_source, _error(5, 3)]),
+		"Lower the replication factor of topic orders to at most 3, or add brokers.",
 	)} with input as _three_brokers([], [topic])
 }
+
+_every_broker := "every broker must be in sync for an acks=all write, so one broker down stops them all with NOT_ENOUGH_REPLICAS."
 
 test_fail_min_isr_without_a_spare_broker if {
 	node := t.node("main.tf", [], [["default.replication.factor", 4, 7], ["min.insync.replicas", 3, 8]])
@@ -53,13 +75,20 @@ test_fail_min_isr_without_a_spare_broker if {
 	findings == {["default.replication.factor", 7], ["min.insync.replicas", 8]}
 	some f in rule.report with input as _three_brokers([node], [])
 	f.key == "min.insync.replicas"
-	f.message == "min.insync.replicas=3 with default.replication.factor=4 but the cluster has 3 brokers (aws_msk_cluster.number_of_broker_nodes): every broker must be in sync for an acks=all write, so one broker down stops them all with NOT_ENOUGH_REPLICAS; set min.insync.replicas below the number of brokers (and the replication factor at most the number of brokers)"
+	f.message == "min.insync.replicas=3 with only 3 brokers: one broker down fails acks=all writes"
+	f.why == sprintf("min.insync.replicas=3 with default.replication.factor=4, and the cluster has 3 brokers (%s): %s", [_source, _every_broker])
+	f.fix == "Set min.insync.replicas below the number of brokers (3), and the replication factor to at most the number of brokers."
 	f.related == [{"file": "main.tf", "line": 20, "column": 1}]
 }
 
 test_fail_topic_min_isr_without_a_spare_broker if {
 	topic := t.declared_topic("topics.tf", "orders", 4, 12, [["min.insync.replicas", 3, 14]])
-	{[f.key, f.location.line] | some f in rule.report} == {["replication.factor", 12], ["min.insync.replicas", 14]} with input as _three_brokers([], [topic])
+	reports := rule.report with input as _three_brokers([], [topic])
+	{[f.key, f.location.line] | some f in reports} == {["replication.factor", 12], ["min.insync.replicas", 14]}
+	some f in reports
+	f.key == "min.insync.replicas"
+	f.message == "topic orders: min.insync.replicas=3 with only 3 brokers"
+	f.why == sprintf("Topic orders has min.insync.replicas=3 with replication factor 4, and the cluster has 3 brokers (%s): %s", [_source, _every_broker])
 }
 
 test_success_replication_factors_fit if {
@@ -116,10 +145,11 @@ test_success_unknown_replication_factor if {
 
 test_fail_single_broker_default_transaction_log if {
 	node := t.node("docker-compose.yml", ["broker", "controller"], [["transaction.state.log.replication.factor", 3, 0]])
-	rule.report == {t.finding_related(
+	rule.report == {_rf_finding(
 		"docker-compose.yml", 1, "transaction.state.log.replication.factor",
-		"transaction.state.log.replication.factor=3 (Kafka's default, not set in the file) but the cluster has 1 broker (aws_msk_cluster.number_of_broker_nodes): __transaction_state cannot be created (\"The target replication factor of 3 cannot be reached because only 1 broker(s) are registered\"), so transactional producers never initialize; lower it to at most 1 or add brokers",
-		[_count_at],
+		"transaction.state.log.replication.factor=3 (Kafka's default) exceeds 1 broker: __transaction_state cannot be created",
+		sprintf("__transaction_state cannot be created (%s), so transactional producers never initialize", [_error(3, 1)]),
+		1,
 	)} with input as t.with_broker_count(t.full_cluster([node], [], [], []), 1, "main.tf", 20)
 }
 

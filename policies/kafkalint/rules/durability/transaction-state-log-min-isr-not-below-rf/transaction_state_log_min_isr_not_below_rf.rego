@@ -20,6 +20,11 @@
 #   applies_to: [broker]
 #   keys: [transaction.state.log.min.isr, transaction.state.log.replication.factor]
 #   since: unreleased
+#   fix: |
+#     Set transaction.state.log.min.isr to the replication factor minus one
+#     (2 with the default replication factor 3). An existing
+#     __transaction_state keeps its min.insync.replicas: change it with
+#     kafka-configs.sh --entity-type topics --entity-name __transaction_state.
 package kafkalint.rules.durability["transaction-state-log-min-isr-not-below-rf"]
 
 import data.kafkalint.lib.result
@@ -30,7 +35,9 @@ import data.kafkalint.lib.version
 # never used for it). A replication factor of 1 has no fault tolerance to
 # lose and is KFK1002's finding. Kafka's defaults (min ISR 2, RF 3) never
 # fire; a placeholder has no value.
-report contains result.fail(anchor, message) if {
+# The consequence depends on the values and the version, so each finding
+# brings its own why, quoting both settings in full.
+report contains result.explain(result.fail(anchor, message), why, fix) if {
 	some node in input.nodes
 	node.is_broker
 	min_isr := node.settings["transaction.state.log.min.isr"]
@@ -39,8 +46,16 @@ report contains result.fail(anchor, message) if {
 	min_isr.value >= rf.value
 	some anchor in _anchor(min_isr, rf)
 	message := sprintf(
-		"%s with %s: %s; set transaction.state.log.min.isr to %d or less",
-		[settings.shown(min_isr), settings.shown(rf), _consequence(min_isr, rf), rf.value - 1],
+		"%s with replication factor %d%s: %s",
+		[settings.shown(min_isr), rf.value, settings.default_note(rf), _effect(min_isr, rf)],
+	)
+	why := sprintf(
+		"__transaction_state is created with min.insync.replicas set to transaction.state.log.min.isr and written with acks=all. With %s and %s, %s.",
+		[settings.shown(min_isr), settings.shown(rf), _consequence(min_isr, rf)],
+	)
+	fix := sprintf(
+		"Set transaction.state.log.min.isr to %d or less. An existing __transaction_state keeps its min.insync.replicas: change it with kafka-configs.sh --entity-type topics --entity-name __transaction_state.",
+		[rf.value - 1],
 	)
 }
 
@@ -51,6 +66,12 @@ _anchor(min_isr, rf) := [rf] if {
 	min_isr.source != "explicit"
 	rf.source == "explicit"
 }
+
+# _effect is _consequence in a few words, for the message.
+_effect(min_isr, rf) := "no transaction can commit" if {
+	min_isr.value > rf.value
+	not version.at_least(3, 7)
+} else := "one broker down stops transactions"
 
 _one_down := "so one broker down (a rolling restart) leaves transactional producers and exactly-once applications unable to begin or commit transactions until it is back"
 

@@ -4,7 +4,7 @@
 #   The __transaction_state topic is created with one replica, so losing the
 #   broker that holds a partition of it stops the transactional producers
 #   coordinated through that partition from starting, committing or aborting
-#   transactions.
+#   transactions. A rolling restart is enough.
 # related_resources:
 #   - description: Kafka docs, transaction.state.log.replication.factor
 #     ref: https://kafka.apache.org/documentation/#brokerconfigs_transaction.state.log.replication.factor
@@ -17,6 +17,10 @@
 #   applies_to: [broker]
 #   keys: [transaction.state.log.replication.factor]
 #   since: unreleased
+#   fix: |
+#     Set transaction.state.log.replication.factor=3 (Kafka's default) and
+#     keep transaction.state.log.min.isr at 2. An existing __transaction_state
+#     keeps its replicas: add them with kafka-reassign-partitions.sh.
 package kafkalint.rules.durability["transaction-state-log-replication-factor-one"]
 
 import data.kafkalint.lib.result
@@ -26,5 +30,5 @@ report contains result.fail(setting, message) if {
 	node.is_broker
 	setting := node.settings["transaction.state.log.replication.factor"]
 	setting.value == 1
-	message := "transaction.state.log.replication.factor=1: __transaction_state gets a single replica, so one broker down leaves the transactional producers coordinated on its partitions unable to start, commit or abort transactions; set it to 3 (and keep transaction.state.log.min.isr at 2)"
+	message := "transaction.state.log.replication.factor=1: __transaction_state has a single replica"
 }

@@ -3,7 +3,7 @@ package kafkalint.rules.durability["transaction-state-log-replication-factor-one
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["transaction-state-log-replication-factor-one"] as rule
 
-_message := "transaction.state.log.replication.factor=1: __transaction_state gets a single replica, so one broker down leaves the transactional producers coordinated on its partitions unable to start, commit or abort transactions; set it to 3 (and keep transaction.state.log.min.isr at 2)"
+_message := "transaction.state.log.replication.factor=1: __transaction_state has a single replica"
 
 test_fail_rf_one_on_broker if {
 	node := t.node("server.properties", ["broker"], [["transaction.state.log.replication.factor", 1, 9]])

@@ -4,7 +4,8 @@
 #   unclean.leader.election.enable=true lets a replica that is not in sync
 #   become leader when no in-sync replica is left. Kafka then truncates the
 #   other replicas to the new leader's log, so records that producers had
-#   written with acks=all and were told were safe are lost.
+#   written with acks=all and were told were safe are lost; the replica
+#   elected this way may be far behind.
 # related_resources:
 #   - description: Kafka docs, unclean leader election
 #     ref: https://kafka.apache.org/documentation/#design_uncleanleader
@@ -19,6 +20,12 @@
 #   applies_to: [broker, controller, topic]
 #   keys: [unclean.leader.election.enable]
 #   since: unreleased
+#   fix: |
+#     Remove the line or set unclean.leader.election.enable=false (Kafka's
+#     default), with min.insync.replicas=2 and replication factor 3. If
+#     availability must win for a partition with no in-sync replica left,
+#     recover it deliberately with kafka-leader-election.sh --election-type
+#     unclean.
 package kafkalint.rules.durability["unclean-leader-election-enabled"]
 
 import data.kafkalint.lib.result
@@ -39,7 +46,4 @@ report contains result.fail(s, _message(s, sprintf("topic %s", [topic.name]))) i
 	s.value == true
 }
 
-_message(s, scope) := sprintf(
-	"%s=true (%s): when every in-sync replica of a partition is down, Kafka elects an out-of-sync replica as leader and truncates the others to its log, so records acknowledged with acks=all are lost (the last replica standing may be far behind); keep unclean.leader.election.enable=false (Kafka's default) with min.insync.replicas=2 and RF 3, and recover a dead partition deliberately with kafka-leader-election.sh --election-type unclean if availability must win",
-	[s.key, scope],
-)
+_message(s, scope) := sprintf("%s=true (%s): an out-of-sync leader can lose acks=all writes", [s.key, scope])

@@ -3,10 +3,7 @@ package kafkalint.rules.durability["unclean-leader-election-enabled_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.durability["unclean-leader-election-enabled"] as rule
 
-_message(scope) := sprintf(
-	"unclean.leader.election.enable=true (%s): when every in-sync replica of a partition is down, Kafka elects an out-of-sync replica as leader and truncates the others to its log, so records acknowledged with acks=all are lost (the last replica standing may be far behind); keep unclean.leader.election.enable=false (Kafka's default) with min.insync.replicas=2 and RF 3, and recover a dead partition deliberately with kafka-leader-election.sh --election-type unclean if availability must win",
-	[scope],
-)
+_message(scope) := sprintf("unclean.leader.election.enable=true (%s): an out-of-sync leader can lose acks=all writes", [scope])
 
 test_fail_enabled_on_controller if {
 	node := t.node("controller.properties", ["controller"], [["unclean.leader.election.enable", true, 8]])

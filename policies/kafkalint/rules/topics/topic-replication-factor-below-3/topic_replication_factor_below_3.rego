@@ -2,9 +2,13 @@
 # title: Topic replication factor below 3
 # description: |
 #   A topic declared with fewer than three replicas cannot lose a broker
-#   without losing availability (RF 2 with min.insync.replicas=2) or
-#   durability (RF 2 with min.insync.replicas=1, RF 1 always). The Kafka docs
-#   call RF 3 the common production setting.
+#   without losing availability or durability. With replication factor 1 its
+#   only replica is a single point of failure: one broker down makes the
+#   partitions unavailable and a lost disk loses the data. With 2, one broker
+#   down (a rolling restart) leaves a single copy, so acks=all writes either
+#   stop (min.insync.replicas=2) or are acknowledged by one replica that a
+#   second failure loses. The Kafka docs call RF 3 the common production
+#   setting.
 # related_resources:
 #   - description: Kafka docs, adding and removing topics (replication factor)
 #     ref: https://kafka.apache.org/documentation/#basic_ops_add_topic
@@ -19,6 +23,11 @@
 #   applies_to: [topic]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Use a replication factor of 3, with min.insync.replicas=2 and producers
+#     on acks=all. An existing topic keeps its replicas until a partition
+#     reassignment (kafka-reassign-partitions.sh) adds them; then update the
+#     declaration.
 package kafkalint.rules.topics["topic-replication-factor-below-3"]
 
 import data.kafkalint.lib.result
@@ -33,12 +42,9 @@ report contains result.fail(rf, message) if {
 	is_number(rf.value)
 	rf.value >= 1
 	rf.value < 3
-	message := sprintf(
-		"topic %s has replication factor %d: %s; use a replication factor of 3 (with min.insync.replicas=2 and producers on acks=all)",
-		[topic.name, rf.value, _consequence(rf.value)],
-	)
+	message := sprintf("topic %s has replication factor %d: %s", [topic.name, rf.value, _consequence(rf.value)])
 }
 
-_consequence(1) := "its only replica is a single point of failure, so one broker down makes the partitions unavailable and a lost disk loses the data"
+_consequence(1) := "one broker down makes it unavailable"
 
-_consequence(2) := "one broker down (a rolling restart) leaves a single copy, so acks=all writes either stop (min.insync.replicas=2) or are acknowledged by one replica that a second failure loses"
+_consequence(2) := "one broker down leaves a single copy"
