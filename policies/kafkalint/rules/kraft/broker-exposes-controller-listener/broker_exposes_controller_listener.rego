@@ -80,7 +80,7 @@ report contains result.explain(result.fail(map_setting, message), why, fix) if {
 	not node.protocol_map_unknown
 	unmapped := [name | some name in cluster.controller_names(node); not node.protocol_map[name]]
 	count(unmapped) > 0
-	message := sprintf("listener.security.protocol.map does not map the controller listener %s", [concat(", ", unmapped)])
+	message := sprintf("listener.security.protocol.map does not map the controller listener %s: Kafka refuses to start it", [concat(", ", unmapped)])
 	why := sprintf(
 		"listener.security.protocol.map=%s is written in the file, so it replaces the implicit map and every listener name needs an entry, including the controller listener %s named in controller.listener.names. Kafka refuses to start the broker: \"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\".",
 		[map_setting.raw, concat(", ", unmapped), unmapped[0]],

@@ -24,7 +24,7 @@ _missing(line, state) := result.explain(
 )
 
 _unmapped(raw, name) := result.explain(
-	t.finding("b1.properties", 7, _map, sprintf("listener.security.protocol.map does not map the controller listener %s", [name])),
+	t.finding("b1.properties", 7, _map, sprintf("listener.security.protocol.map does not map the controller listener %s: Kafka refuses to start it", [name])),
 	sprintf(
 		"listener.security.protocol.map=%s is written in the file, so it replaces the implicit map and every listener name needs an entry, including the controller listener %s named in controller.listener.names. Kafka refuses to start the broker: \"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\".",
 		[raw, name, name],
