@@ -73,7 +73,7 @@ report contains result.explain(result.fail(subject, message), why, "Run an odd n
 	n % 2 == 0
 	subject := {"key": "controller.quorum.voters", "location": c.location}
 	message := sprintf("the controller quorum has %d voters: an even count tolerates no more failures than %d", [n, n - 1])
-	why := sprintf("The platform makes every controller a voter, and %s gives %d controllers. %s", [c.source, n, _tolerance(n)])
+	why := sprintf("The platform makes every controller a voter, and it runs %d controllers (%s). %s", [n, c.source, _tolerance(n)])
 }
 
 _tolerance(n) := sprintf(

@@ -137,7 +137,7 @@ test_fail_managed_four_controllers if {
 	c := _with_controllers(t.cluster([_managed("values.yaml", ["controller", "broker"])], []), 4, "values.yaml", 12, "controller.replicaCount")
 	finding := result.explain(
 		t.finding("values.yaml", 12, _key, "the controller quorum has 4 voters: an even count tolerates no more failures than 3"),
-		sprintf("The platform makes every controller a voter, and controller.replicaCount gives 4 controllers. %s", [_four_why]),
+		sprintf("The platform makes every controller a voter, and it runs 4 controllers (controller.replicaCount). %s", [_four_why]),
 		"Run an odd number of controllers, 3 or 5.",
 	)
 	rule.report == {finding} with input as c
