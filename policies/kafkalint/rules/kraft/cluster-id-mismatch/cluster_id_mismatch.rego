@@ -45,7 +45,11 @@ _parties := [party |
 # that differ from each value are named once per value, not per finding.
 _d := cluster.disagreement(_parties)
 
-_differing := {v: {"files": cluster.files(_parties, others), "count": count({_parties[j].location.file | some j in others}), "values": result.names({_parties[j].value | some j in others})} |
+_differing := {v: {
+	"files": cluster.files(_parties, others),
+	"count": count({_parties[j].location.file | some j in others}),
+	"values": result.names({_parties[j].value | some j in others}),
+} |
 	some g in _d.groups
 	v := g.value
 	others := {j | some h in _d.groups; h.value != v; some j in h.indexes}
@@ -53,7 +57,7 @@ _differing := {v: {"files": cluster.files(_parties, others), "count": count({_pa
 
 # The message names the odd value; the why names the others and their
 # files (the nearest are also the related locations).
-report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, _id_fix) if {
+report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
@@ -63,13 +67,8 @@ report contains result.explain(result.fail_nearest(party.setting, message, clust
 		"Every log directory of every node of a cluster must be formatted with one cluster id, but %s name cluster.id %s. A node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster.",
 		[differing.files, differing.values],
 	)
+	fix := "Reformat the odd directory with the cluster's id (kafka-storage format --cluster-id, the same value everywhere; it holds no data of this cluster), or check that these files really belong together."
 }
-
-_other_metas(1) := "another meta.properties"
-
-_other_metas(n) := sprintf("%d other meta.properties", [n]) if n > 1
-
-_id_fix := "Reformat the odd directory with the cluster's id (kafka-storage format --cluster-id, the same value everywhere; it holds no data of this cluster), or check that these files really belong together."
 
 # node.id (broker.id in a version 0 file) against the node config the
 # meta.properties belongs to (node_file, set by the loader when certain).
@@ -92,6 +91,10 @@ report contains result.explain(result.fail_related(stored, message, [config_id.l
 		[stored.value, config_id.key, node.file],
 	)
 }
+
+_other_metas(1) := "another meta.properties"
+
+_other_metas(n) := sprintf("%d other meta.properties", [n]) if n > 1
 
 _stored_id(meta) := s if {
 	s := meta.settings["node.id"]
