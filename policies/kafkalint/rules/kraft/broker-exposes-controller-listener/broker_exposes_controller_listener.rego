@@ -46,7 +46,7 @@ report contains result.explain(finding, why, fix) if {
 	bound := cluster.listener_names(node)
 	exposed := concat(", ", [name | some name in cluster.controller_names(node); name in bound])
 	exposed != ""
-	message := sprintf("%s binds the controller listener %s on this broker-only node", [_listeners_subject(node), exposed])
+	message := sprintf("%s binds the controller listener %s: Kafka refuses to start a broker-only node", [_listeners_subject(node), exposed])
 	finding := _at_listeners(node, message)
 	why := sprintf(
 		"%s binds %s, which controller.listener.names=%s names as the controller listener. Kafka refuses to start the node: \"controller.listener.names must not contain a value appearing in the 'listeners' configuration when running KRaft with just the broker role\". A broker only connects to the controllers through that name; it never serves the quorum.",
@@ -107,7 +107,7 @@ _names_known(node) if {
 # value for the why.
 _listeners_subject(node) := "listeners" if {
 	node.settings.listeners.source == "explicit"
-} else := "Kafka's default listeners=PLAINTEXT://:9092"
+} else := "listeners (default PLAINTEXT://:9092)"
 
 _listeners_text(node) := sprintf("listeners=%s", [s.raw]) if {
 	s := node.settings.listeners

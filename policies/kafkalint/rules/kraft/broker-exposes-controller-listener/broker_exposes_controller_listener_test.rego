@@ -9,7 +9,7 @@ _map := "listener.security.protocol.map"
 _broker(names, listeners) := t.with_listeners(t.with_controller_names(t.node("b1.properties", ["broker"], []), names, 5), listeners, 4)
 
 _exposed(file, line, subject, listeners, exposed, names) := result.explain(
-	t.finding(file, line, "listeners", sprintf("%s binds the controller listener %s on this broker-only node", [subject, exposed])),
+	t.finding(file, line, "listeners", sprintf("%s binds the controller listener %s: Kafka refuses to start a broker-only node", [subject, exposed])),
 	sprintf(
 		"%s binds %s, which controller.listener.names=%s names as the controller listener. Kafka refuses to start the node: \"controller.listener.names must not contain a value appearing in the 'listeners' configuration when running KRaft with just the broker role\". A broker only connects to the controllers through that name; it never serves the quorum.",
 		[listeners, exposed, names],
@@ -40,7 +40,7 @@ test_fail_broker_binds_the_controller_listener if {
 
 test_fail_default_listeners_are_the_controller_listener if {
 	node := t.with_controller_names(t.node("b1.properties", ["broker"], [["listeners", "PLAINTEXT://:9092", 0]]), "PLAINTEXT", 5)
-	finding := _exposed("b1.properties", 1, "Kafka's default listeners=PLAINTEXT://:9092", "Kafka's default listeners=PLAINTEXT://:9092 (listeners is not set)", "PLAINTEXT", "PLAINTEXT")
+	finding := _exposed("b1.properties", 1, "listeners (default PLAINTEXT://:9092)", "Kafka's default listeners=PLAINTEXT://:9092 (listeners is not set)", "PLAINTEXT", "PLAINTEXT")
 	rule.report == {finding} with input as t.cluster([node], [])
 }
 
