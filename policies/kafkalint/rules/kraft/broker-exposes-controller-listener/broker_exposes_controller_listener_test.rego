@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["broker-exposes-controller-listener_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["broker-exposes-controller-listener"] as rule
 
@@ -7,46 +8,55 @@ _map := "listener.security.protocol.map"
 
 _broker(names, listeners) := t.with_listeners(t.with_controller_names(t.node("b1.properties", ["broker"], []), names, 5), listeners, 4)
 
-_exposed_message(listeners, exposed, names) := sprintf(
-	"%s binds the controller listener %s on this broker-only node (controller.listener.names=%s): Kafka refuses to start it with \"controller.listener.names must not contain a value appearing in the 'listeners' configuration when running KRaft with just the broker role\"; a broker only connects to the controllers through that name, so remove %s from listeners (the controllers bind it) and keep it in controller.listener.names",
-	[listeners, exposed, names, exposed],
+_exposed(file, line, subject, listeners, exposed, names) := result.explain(
+	t.finding(file, line, "listeners", sprintf("%s binds the controller listener %s: Kafka refuses to start a broker-only node", [subject, exposed])),
+	sprintf(
+		"%s binds %s, which controller.listener.names=%s names as the controller listener. Kafka refuses to start the node: \"controller.listener.names must not contain a value appearing in the 'listeners' configuration when running KRaft with just the broker role\". A broker only connects to the controllers through that name; it never serves the quorum.",
+		[listeners, exposed, names],
+	),
+	sprintf("Remove %s from listeners (the controllers bind it) and keep it in controller.listener.names.", [exposed]),
 )
 
-_missing_message(state) := sprintf(
-	"controller.listener.names %s on this broker-only node: Kafka refuses to start it (\"controller.listener.names must contain at least one value when running KRaft with just the broker role\"; from Kafka 4.2 the key is required), because the broker needs it to know how to reach the controllers; set it to the controllers' listener name (for example controller.listener.names=CONTROLLER) and map that name in listener.security.protocol.map if the map is set",
-	[state],
+_missing(line, state) := result.explain(
+	t.finding("b1.properties", line, "controller.listener.names", sprintf("controller.listener.names %s on this broker-only node: Kafka refuses to start it", [state])),
+	"A broker needs controller.listener.names to know how to reach the controllers. Kafka refuses to start it without one: \"controller.listener.names must contain at least one value when running KRaft with just the broker role\" (from Kafka 4.2 the key is required).",
+	"Set it to the controllers' listener name (for example controller.listener.names=CONTROLLER), and map that name in listener.security.protocol.map if the map is set.",
 )
 
-_unmapped_message(raw, name) := sprintf(
-	"listener.security.protocol.map=%s does not map the controller listener %s named in controller.listener.names: Kafka refuses to start the broker with \"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\" (a map written in the file replaces the implicit one, so every listener name needs an entry); add %s:{protocol} with the protocol the controllers use for that listener",
-	[raw, name, name, name],
+_unmapped(raw, name) := result.explain(
+	t.finding("b1.properties", 7, _map, sprintf("listener.security.protocol.map does not map the controller listener %s: Kafka refuses to start it", [name])),
+	sprintf(
+		"listener.security.protocol.map=%s is written in the file, so it replaces the implicit map and every listener name needs an entry, including the controller listener %s named in controller.listener.names. Kafka refuses to start the broker: \"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\".",
+		[raw, name, name],
+	),
+	sprintf("Add %s:{protocol} to listener.security.protocol.map, with the protocol the controllers use for that listener.", [name]),
 )
 
 test_fail_broker_binds_the_controller_listener if {
 	node := _broker("CONTROLLER", "PLAINTEXT://b1:9092,CONTROLLER://b1:9093")
-	message := _exposed_message("listeners=PLAINTEXT://b1:9092,CONTROLLER://b1:9093", "CONTROLLER", "CONTROLLER")
-	rule.report == {t.finding("b1.properties", 4, "listeners", message)} with input as t.cluster([node], [])
+	finding := _exposed("b1.properties", 4, "listeners", "listeners=PLAINTEXT://b1:9092,CONTROLLER://b1:9093", "CONTROLLER", "CONTROLLER")
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_default_listeners_are_the_controller_listener if {
 	node := t.with_controller_names(t.node("b1.properties", ["broker"], [["listeners", "PLAINTEXT://:9092", 0]]), "PLAINTEXT", 5)
-	message := _exposed_message("Kafka's default listeners=PLAINTEXT://:9092 (listeners is not set)", "PLAINTEXT", "PLAINTEXT")
-	rule.report == {t.finding("b1.properties", 1, "listeners", message)} with input as t.cluster([node], [])
+	finding := _exposed("b1.properties", 1, "listeners (default PLAINTEXT://:9092)", "Kafka's default listeners=PLAINTEXT://:9092 (listeners is not set)", "PLAINTEXT", "PLAINTEXT")
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_controller_listener_names_absent if {
 	node := t.with_listeners(t.node("b1.properties", ["broker"], []), "PLAINTEXT://b1:9092", 4)
-	rule.report == {t.finding("b1.properties", 1, "controller.listener.names", _missing_message("is not set"))} with input as t.cluster([node], [])
+	rule.report == {_missing(1, "is not set")} with input as t.cluster([node], [])
 }
 
 test_fail_controller_listener_names_blank if {
 	node := t.with_listeners(t.node("b1.properties", ["broker"], [["controller.listener.names", "", 6]]), "PLAINTEXT://b1:9092", 4)
-	rule.report == {t.finding("b1.properties", 6, "controller.listener.names", _missing_message("is empty"))} with input as t.cluster([node], [])
+	rule.report == {_missing(6, "is empty")} with input as t.cluster([node], [])
 }
 
 test_fail_controller_listener_unmapped_in_an_explicit_map if {
 	node := t.with_settings(_broker("CONTROLLER", "INTERNAL://b1:9092"), [[_map, "INTERNAL:SSL", 7]])
-	rule.report == {t.finding("b1.properties", 7, _map, _unmapped_message("INTERNAL:SSL", "CONTROLLER"))} with input as t.cluster([node], [])
+	rule.report == {_unmapped("INTERNAL:SSL", "CONTROLLER")} with input as t.cluster([node], [])
 }
 
 test_success_correct_broker if {

@@ -18,6 +18,10 @@
 #   applies_to: [broker]
 #   keys: [node.id, broker.id, controller.quorum.voters]
 #   since: unreleased
+#   fix: |
+#     Give the broker an id no voter uses (and keep the voter list the
+#     controllers' ids only), or add the controller role to process.roles if
+#     this node is meant to be a voter.
 package kafkalint.rules.kraft["broker-is-voter"]
 
 import data.kafkalint.lib.cluster
@@ -28,7 +32,9 @@ import data.kafkalint.lib.result
 # exactly broker take part (a ZooKeeper-mode file has no roles to check).
 # An entry that parses with the broker's id is enough, whatever the other
 # entries; an unknown id or list is silent.
-report contains result.fail_related(id_setting, message, [voters.location]) if {
+# The message names the id; the why quotes the entries and Kafka's error,
+# the fix the id to change.
+report contains result.explain(result.fail_related(id_setting, message, [voters.location]), why, fix) if {
 	some node in input.nodes
 	cluster.broker_only(node)
 	cluster.has_id(node)
@@ -37,8 +43,10 @@ report contains result.fail_related(id_setting, message, [voters.location]) if {
 	entries := [v.raw | some v in node.quorum.voters; not v.error; v.id == node.id]
 	count(entries) > 0
 	id_setting := cluster.id_setting(node)
-	message := sprintf(
-		"%s=%d of this broker-only node is in controller.quorum.voters (%s): Kafka refuses to start it with \"If process.roles contains just the 'broker' role, the node id %d must not be included in the set of voters controller.quorum.voters=...\"; voters are controllers, so give the broker an id no voter uses (and keep the voter list the controllers' ids only), or add the controller role if this node is meant to be a voter",
-		[id_setting.key, node.id, concat(", ", entries), node.id],
+	message := sprintf("%s=%d of this broker-only node is in controller.quorum.voters: Kafka refuses to start it", [id_setting.key, node.id])
+	why := sprintf(
+		"controller.quorum.voters lists this node's id (%s), but voters are controllers and this node has only the broker role. Kafka refuses to start it: \"If process.roles contains just the 'broker' role, the node id %d must not be included in the set of voters controller.quorum.voters=...\".",
+		[concat(", ", entries), node.id],
 	)
+	fix := sprintf("Give the broker an id no voter uses instead of %d (and keep the voter list the controllers' ids only), or add the controller role to process.roles if this node is meant to be a voter.", [node.id])
 }

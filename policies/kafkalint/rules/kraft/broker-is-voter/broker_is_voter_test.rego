@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["broker-is-voter_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["broker-is-voter"] as rule
 
@@ -7,19 +8,23 @@ _voters := "1@c1:9093,2@c2:9093,3@c3:9093"
 
 _node(file, roles, id, voters) := t.with_voters(t.with_id(t.node(file, roles, []), id, 2), voters, 4)
 
-_message(id, entries) := sprintf(
-	"node.id=%d of this broker-only node is in controller.quorum.voters (%s): Kafka refuses to start it with \"If process.roles contains just the 'broker' role, the node id %d must not be included in the set of voters controller.quorum.voters=...\"; voters are controllers, so give the broker an id no voter uses (and keep the voter list the controllers' ids only), or add the controller role if this node is meant to be a voter",
-	[id, entries, id],
+_finding(key, line, id, entries) := result.explain(
+	t.finding_related("b1.properties", line, key, sprintf("%s=%d of this broker-only node is in controller.quorum.voters: Kafka refuses to start it", [key, id]), [["b1.properties", 4]]),
+	sprintf(
+		"controller.quorum.voters lists this node's id (%s), but voters are controllers and this node has only the broker role. Kafka refuses to start it: \"If process.roles contains just the 'broker' role, the node id %d must not be included in the set of voters controller.quorum.voters=...\".",
+		[entries, id],
+	),
+	sprintf("Give the broker an id no voter uses instead of %d (and keep the voter list the controllers' ids only), or add the controller role to process.roles if this node is meant to be a voter.", [id]),
 )
 
 test_fail_broker_id_is_a_voter if {
 	node := _node("b1.properties", ["broker"], 1, _voters)
-	rule.report == {t.finding_related("b1.properties", 2, "node.id", _message(1, "1@c1:9093"), [["b1.properties", 4]])} with input as t.cluster([node], [])
+	rule.report == {_finding("node.id", 2, 1, "1@c1:9093")} with input as t.cluster([node], [])
 }
 
 test_fail_broker_id_via_broker_id_key if {
 	node := t.with_voters(object.union(t.node("b1.properties", ["broker"], [["broker.id", 2, 3]]), {"id": 2}), _voters, 4)
-	rule.report == {t.finding_related("b1.properties", 3, "broker.id", replace(_message(2, "2@c2:9093"), "node.id=2 of", "broker.id=2 of"), [["b1.properties", 4]])} with input as t.cluster([node], [])
+	rule.report == {_finding("broker.id", 3, 2, "2@c2:9093")} with input as t.cluster([node], [])
 }
 
 test_fail_despite_a_malformed_entry if {

@@ -20,6 +20,11 @@
 #   applies_to: [meta]
 #   keys: [cluster.id, node.id, broker.id]
 #   since: unreleased
+#   fix: |
+#     Format every log directory of the cluster with the cluster's one id
+#     (kafka-storage format --cluster-id, the same value everywhere): reformat
+#     an odd directory. Keep the node.id stored in meta.properties equal to
+#     the node's configured id.
 package kafkalint.rules.kraft["cluster-id-mismatch"]
 
 import data.kafkalint.lib.cluster
@@ -40,26 +45,34 @@ _parties := [party |
 # that differ from each value are named once per value, not per finding.
 _d := cluster.disagreement(_parties)
 
-_differing := {v: {"files": cluster.files(_parties, others), "values": result.names({_parties[j].value | some j in others})} |
+_differing := {v: {
+	"files": cluster.files(_parties, others),
+	"count": count({_parties[j].location.file | some j in others}),
+	"values": result.names({_parties[j].value | some j in others}),
+} |
 	some g in _d.groups
 	v := g.value
 	others := {j | some h in _d.groups; h.value != v; some j in h.indexes}
 }
 
-report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+# The message names the odd value; the why names the others and their
+# files (the nearest are also the related locations).
+report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
 	differing := _differing[party.value]
-	message := sprintf(
-		"cluster.id=%s differs from the cluster.id of %s (%s): every log directory of every node of a cluster must be formatted with one cluster id (kafka-storage format --cluster-id, the same value everywhere); a node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster; reformat the odd directory with the cluster's id (it holds no data of this cluster) or check that these files really belong together",
-		[party.value, differing.files, differing.values],
+	message := sprintf("cluster.id=%s differs from %s", [party.value, _other_metas(differing.count)])
+	why := sprintf(
+		"Every log directory of every node of a cluster must be formatted with one cluster id, but %s name cluster.id %s. A node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster.",
+		[differing.files, differing.values],
 	)
+	fix := "Reformat the odd directory with the cluster's id (kafka-storage format --cluster-id, the same value everywhere; it holds no data of this cluster), or check that these files really belong together."
 }
 
 # node.id (broker.id in a version 0 file) against the node config the
 # meta.properties belongs to (node_file, set by the loader when certain).
-report contains result.fail_related(stored, message, [cluster.id_setting(node).location]) if {
+report contains result.explain(result.fail_related(stored, message, [config_id.location]), why, fix) if {
 	some meta in input.meta
 	meta.node_file != ""
 	some node in input.nodes
@@ -67,11 +80,21 @@ report contains result.fail_related(stored, message, [cluster.id_setting(node).l
 	cluster.has_id(node)
 	stored := _stored_id(meta)
 	stored.value != node.id
-	message := sprintf(
-		"%s=%d in this meta.properties differs from the id %d that its node config %s sets: Kafka compares the id stored in every log directory with the configured one and refuses to start the node (\"... If you moved your data, make sure your configured node id matches ...\"); if the directory moved here from another node, give this node its old id back or reformat the directory, otherwise correct %s in the config",
-		[stored.key, stored.value, node.id, node.file, cluster.id_setting(node).key],
+	config_id := cluster.id_setting(node)
+	message := sprintf("%s=%d differs from the configured %s=%d: Kafka refuses to start the node", [stored.key, stored.value, config_id.key, node.id])
+	why := sprintf(
+		"This meta.properties stores %s=%d, and its node config %s sets %s=%d. Kafka compares the id stored in every log directory with the configured one and refuses to start the node (\"... If you moved your data, make sure your configured node id matches ...\").",
+		[stored.key, stored.value, node.file, config_id.key, node.id],
+	)
+	fix := sprintf(
+		"If the directory moved here from another node, give this node its old id %d back or reformat the directory; otherwise correct %s in %s.",
+		[stored.value, config_id.key, node.file],
 	)
 }
+
+_other_metas(1) := "another meta.properties"
+
+_other_metas(n) := sprintf("%d other meta.properties", [n]) if n > 1
 
 _stored_id(meta) := s if {
 	s := meta.settings["node.id"]

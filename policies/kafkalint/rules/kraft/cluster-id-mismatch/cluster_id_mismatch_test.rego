@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["cluster-id-mismatch_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["cluster-id-mismatch"] as rule
 
@@ -13,19 +14,27 @@ _node(n) := t.with_id(t.node(sprintf("node-%d.properties", [n]), ["broker"], [])
 
 _cluster(nodes, metas) := t.full_cluster(nodes, [], metas, [])
 
-_id_message(id, others, other_ids) := sprintf(
-	"cluster.id=%s differs from the cluster.id of %s (%s): every log directory of every node of a cluster must be formatted with one cluster id (kafka-storage format --cluster-id, the same value everywhere); a node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster; reformat the odd directory with the cluster's id (it holds no data of this cluster) or check that these files really belong together",
-	[id, others, other_ids],
+_id_finding(file, id, others, count_text, other_ids, related) := result.explain(
+	t.finding_related(file, 2, "cluster.id", sprintf("cluster.id=%s differs from %s", [id, count_text]), related),
+	sprintf(
+		"Every log directory of every node of a cluster must be formatted with one cluster id, but %s name cluster.id %s. A node whose directories disagree refuses to start (\"Invalid cluster.id in: ...\"), and a node formatted with another cluster's id is not a member of this cluster.",
+		[others, other_ids],
+	),
+	"Reformat the odd directory with the cluster's id (kafka-storage format --cluster-id, the same value everywhere; it holds no data of this cluster), or check that these files really belong together.",
 )
 
-_node_message(key, stored, id, file, config_key) := sprintf(
-	"%s=%d in this meta.properties differs from the id %d that its node config %s sets: Kafka compares the id stored in every log directory with the configured one and refuses to start the node (\"... If you moved your data, make sure your configured node id matches ...\"); if the directory moved here from another node, give this node its old id back or reformat the directory, otherwise correct %s in the config",
-	[key, stored, id, file, config_key],
+_node_finding(file, line, key, stored, id, node_file, related) := result.explain(
+	t.finding_related(file, line, key, sprintf("%s=%d differs from the configured %s=%d: Kafka refuses to start the node", [key, stored, key, id]), related),
+	sprintf(
+		"This meta.properties stores %s=%d, and its node config %s sets %s=%d. Kafka compares the id stored in every log directory with the configured one and refuses to start the node (\"... If you moved your data, make sure your configured node id matches ...\").",
+		[key, stored, node_file, key, id],
+	),
+	sprintf("If the directory moved here from another node, give this node its old id %d back or reformat the directory; otherwise correct %s in %s.", [stored, key, node_file]),
 )
 
 test_fail_odd_cluster_id if {
 	metas := [_meta(1, "MkU3OEVBNTcwNTJENDM2Qg", 1), _meta(2, "MkU3OEVBNTcwNTJENDM2Qg", 2), _meta(3, "x7GZCdrZQFmi3qLGYyYo1w", 3)]
-	rule.report == {t.finding_related("data-3/meta.properties", 2, "cluster.id", _id_message("x7GZCdrZQFmi3qLGYyYo1w", "data-1/meta.properties, data-2/meta.properties", "MkU3OEVBNTcwNTJENDM2Qg"), [
+	rule.report == {_id_finding("data-3/meta.properties", "x7GZCdrZQFmi3qLGYyYo1w", "data-1/meta.properties, data-2/meta.properties", "2 other meta.properties", "MkU3OEVBNTcwNTJENDM2Qg", [
 		["data-1/meta.properties", 2],
 		["data-2/meta.properties", 2],
 	])} with input as _cluster([_node(1), _node(2), _node(3)], metas)
@@ -34,19 +43,19 @@ test_fail_odd_cluster_id if {
 test_fail_two_cluster_ids_no_majority if {
 	metas := [_meta(1, "a", 1), _meta(2, "b", 2)]
 	rule.report == {
-		t.finding_related("data-1/meta.properties", 2, "cluster.id", _id_message("a", "data-2/meta.properties", "b"), [["data-2/meta.properties", 2]]),
-		t.finding_related("data-2/meta.properties", 2, "cluster.id", _id_message("b", "data-1/meta.properties", "a"), [["data-1/meta.properties", 2]]),
+		_id_finding("data-1/meta.properties", "a", "data-2/meta.properties", "another meta.properties", "b", [["data-2/meta.properties", 2]]),
+		_id_finding("data-2/meta.properties", "b", "data-1/meta.properties", "another meta.properties", "a", [["data-1/meta.properties", 2]]),
 	} with input as _cluster([], metas)
 }
 
 test_fail_stored_node_id_differs if {
-	rule.report == {t.finding_related("data-1/meta.properties", 3, "node.id", _node_message("node.id", 7, 1, "node-1.properties", "node.id"), [["node-1.properties", 2]])} with input as _cluster([_node(1)], [_meta(1, "a", 7)])
+	rule.report == {_node_finding("data-1/meta.properties", 3, "node.id", 7, 1, "node-1.properties", [["node-1.properties", 2]])} with input as _cluster([_node(1)], [_meta(1, "a", 7)])
 }
 
 test_fail_version_0_broker_id if {
 	meta := t.meta("data/meta.properties", "server.properties", [["version", 0, 1], ["broker.id", 3, 2], ["cluster.id", "a", 3]])
 	node := object.union(t.node("server.properties", [], [["broker.id", 0, 4]]), {"id": 0})
-	rule.report == {t.finding_related("data/meta.properties", 2, "broker.id", _node_message("broker.id", 3, 0, "server.properties", "broker.id"), [["server.properties", 4]])} with input as _cluster([node], [meta])
+	rule.report == {_node_finding("data/meta.properties", 2, "broker.id", 3, 0, "server.properties", [["server.properties", 4]])} with input as _cluster([node], [meta])
 }
 
 test_success_consistent if {

@@ -1,12 +1,12 @@
 package kafkalint.rules.kraft["combined-roles-in-production_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["combined-roles-in-production"] as rule
 
-_message(raw) := sprintf(
-	"process.roles=%s runs the broker and a KRaft controller in one process: the Kafka docs do not recommend combined mode for critical deployments, because broker load, GC pauses, crashes and restarts also hit the quorum voter and controllers cannot be rolled or scaled separately; run 3 or 5 dedicated nodes with process.roles=controller and give the brokers process.roles=broker (on a running cluster this is a quorum migration, not a one-line edit)",
-	[raw],
-)
+_message(raw) := sprintf("process.roles=%s: broker and KRaft controller in one process", [raw])
+
+_platform_fix := "Give the controllers and the brokers separate node groups, 3 or 5 controller-only nodes and broker-only nodes (Strimzi: a KafkaNodePool with roles [controller] and one with roles [broker]; Bitnami chart: controller.controllerOnly: true and broker.replicaCount). On a running cluster this is a quorum migration, not a one-line edit."
 
 test_fail_broker_controller if {
 	node := t.node("server.properties", ["broker", "controller"], [["process.roles", "broker,controller", 2]])
@@ -46,11 +46,12 @@ test_success_unknown_placeholder if {
 test_fail_node_pool_roles_name_the_field if {
 	roles := object.union(t.setting("kafka.yaml", "process.roles", "controller,broker", 9), {"origin": "KafkaNodePool spec.roles", "origin_kind": "platform"})
 	node := object.union(t.node("kafka.yaml", ["controller", "broker"], []), {"settings": {"process.roles": roles}})
-	message := sprintf(
-		"process.roles=controller,broker, from KafkaNodePool spec.roles, %s; give the controllers and the brokers separate node groups, 3 or 5 controller-only nodes and broker-only nodes (Strimzi: a KafkaNodePool with roles [controller] and one with roles [broker]; Bitnami chart: controller.controllerOnly: true and broker.replicaCount) (on a running cluster this is a quorum migration, not a one-line edit)",
-		[rule._why],
+	finding := result.explain(
+		t.finding("kafka.yaml", 9, "process.roles", "process.roles=controller,broker from KafkaNodePool spec.roles: broker and KRaft controller in one process"),
+		sprintf("The roles come from KafkaNodePool spec.roles. %s", [rule._why]),
+		_platform_fix,
 	)
-	rule.report == {t.finding("kafka.yaml", 9, "process.roles", message)} with input as t.cluster([node], [])
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_chart_default_points_at_the_file if {
@@ -61,7 +62,9 @@ test_fail_chart_default_points_at_the_file if {
 	count(findings) == 1
 	some f in findings
 	f.location.line == 1
-	contains(f.message, "from controller.controllerOnly (not set: the chart's default false")
+	f.message == "process.roles=controller,broker from controller.controllerOnly: broker and KRaft controller in one process"
+	startswith(f.why, "The roles come from controller.controllerOnly (not set: the chart's default false")
+	f.fix == _platform_fix
 }
 
 test_fail_environment_variable_origin_keeps_the_properties_advice if {
@@ -109,5 +112,6 @@ spec:
 	reports := rule.report with input as c
 	count(reports) == 1
 	some f in reports
-	contains(f.message, "from KafkaNodePool spec.roles")
+	contains(f.message, "from KafkaNodePool spec.roles:")
+	f.fix == _platform_fix
 }

@@ -19,6 +19,10 @@
 #   applies_to: [controller]
 #   keys: [controller.listener.names, listeners]
 #   since: unreleased
+#   fix: |
+#     Add the named listener to listeners ({NAME}://{host}:{port}, and point
+#     this controller's voter entry at it), or correct the name in
+#     controller.listener.names.
 package kafkalint.rules.kraft["controller-listener-not-in-listeners"]
 
 import data.kafkalint.lib.cluster
@@ -30,7 +34,9 @@ import data.kafkalint.lib.result
 # unknown value (${provider:...}) or a listeners entry that does not parse
 # (it may be the controller listener) is silent; an absent
 # controller.listener.names is another rule's concern.
-report contains result.fail_related(names_setting, message, _related(node)) if {
+# The message names the missing listeners; the why quotes both keys and
+# Kafka's error, the fix the listener to add.
+report contains result.explain(result.fail_related(names_setting, message, _related(node)), why, fix) if {
 	some node in input.nodes
 	node.is_controller
 	names_setting := node.settings["controller.listener.names"]
@@ -39,10 +45,12 @@ report contains result.fail_related(names_setting, message, _related(node)) if {
 	bound := cluster.listener_names(node)
 	missing := [name | some name in cluster.controller_names(node); not name in bound]
 	count(missing) > 0
-	message := sprintf(
-		"controller.listener.names=%s names %s, which %s (%s): Kafka refuses to start a controller with \"controller.listener.names must only contain values appearing in the 'listeners' configuration when running the KRaft controller role\"; add a listener %s://{host}:{port} to listeners (and point this controller's voter entry at it), or correct the name",
-		[names_setting.raw, concat(", ", missing), _verb(missing), _bound_text(node), missing[0]],
+	message := sprintf("%s in controller.listener.names %s: Kafka refuses to start it", [concat(", ", missing), _verb(missing)])
+	why := sprintf(
+		"controller.listener.names=%s names %s, which %s (%s). Kafka refuses to start a controller with \"controller.listener.names must only contain values appearing in the 'listeners' configuration when running the KRaft controller role\": a controller must bind every controller listener it names.",
+		[names_setting.raw, concat(", ", missing), _verb(missing), _bound_text(node)],
 	)
+	fix := sprintf("Add a listener %s://{host}:{port} to listeners (and point this controller's voter entry at it), or correct the name in controller.listener.names.", [missing[0]])
 }
 
 _verb(missing) := "is not a listener of this node" if count(missing) == 1

@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["controller-listener-not-in-listeners_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["controller-listener-not-in-listeners"] as rule
 
@@ -7,27 +8,31 @@ _key := "controller.listener.names"
 
 _node(roles, names, listeners) := t.with_listeners(t.with_controller_names(t.node("c1.properties", roles, []), names, 5), listeners, 4)
 
-_message(raw, names, verb, bound, first) := sprintf(
-	"controller.listener.names=%s names %s, which %s (%s): Kafka refuses to start a controller with \"controller.listener.names must only contain values appearing in the 'listeners' configuration when running the KRaft controller role\"; add a listener %s://{host}:{port} to listeners (and point this controller's voter entry at it), or correct the name",
-	[raw, names, verb, bound, first],
+_finding(raw, names, verb, bound, first, related) := result.explain(
+	t.finding_related("c1.properties", 5, _key, sprintf("%s in controller.listener.names %s: Kafka refuses to start it", [names, verb]), related),
+	sprintf(
+		"controller.listener.names=%s names %s, which %s (%s). Kafka refuses to start a controller with \"controller.listener.names must only contain values appearing in the 'listeners' configuration when running the KRaft controller role\": a controller must bind every controller listener it names.",
+		[raw, names, verb, bound],
+	),
+	sprintf("Add a listener %s://{host}:{port} to listeners (and point this controller's voter entry at it), or correct the name in controller.listener.names.", [first]),
 )
 
 test_fail_controller_listener_not_bound if {
 	node := _node(["controller"], "CONTROLLER", "CTRL://c1:9093")
-	message := _message("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners=CTRL://c1:9093", "CONTROLLER")
-	rule.report == {t.finding_related("c1.properties", 5, _key, message, [["c1.properties", 4]])} with input as t.cluster([node], [])
+	finding := _finding("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners=CTRL://c1:9093", "CONTROLLER", [["c1.properties", 4]])
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_combined_node_second_name_missing if {
 	node := _node(["broker", "controller"], "CONTROLLER,CONTROLLER_SSL,OLD", "PLAINTEXT://:9092,CONTROLLER://:9093")
-	message := _message("CONTROLLER,CONTROLLER_SSL,OLD", "CONTROLLER_SSL, OLD", "are not listeners of this node", "listeners=PLAINTEXT://:9092,CONTROLLER://:9093", "CONTROLLER_SSL")
-	rule.report == {t.finding_related("c1.properties", 5, _key, message, [["c1.properties", 4]])} with input as t.cluster([node], [])
+	finding := _finding("CONTROLLER,CONTROLLER_SSL,OLD", "CONTROLLER_SSL, OLD", "are not listeners of this node", "listeners=PLAINTEXT://:9092,CONTROLLER://:9093", "CONTROLLER_SSL", [["c1.properties", 4]])
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_listeners_absent_binds_the_default if {
 	node := t.with_controller_names(t.node("c1.properties", ["controller"], [["listeners", "PLAINTEXT://:9092", 0]]), "CONTROLLER", 5)
-	message := _message("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners is not set, so Kafka binds its default PLAINTEXT://:9092", "CONTROLLER")
-	rule.report == {t.finding_related("c1.properties", 5, _key, message, [])} with input as t.cluster([node], [])
+	finding := _finding("CONTROLLER", "CONTROLLER", "is not a listener of this node", "listeners is not set, so Kafka binds its default PLAINTEXT://:9092", "CONTROLLER", [])
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_success_every_name_bound if {

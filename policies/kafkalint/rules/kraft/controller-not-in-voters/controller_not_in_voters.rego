@@ -19,6 +19,10 @@
 #   applies_to: [controller]
 #   keys: [node.id, broker.id, controller.quorum.voters]
 #   since: unreleased
+#   fix: |
+#     If this controller is a voter, add its entry {id}@{host}:{port} to
+#     controller.quorum.voters (the same list on every node of the cluster);
+#     otherwise give it the id of its voter entry.
 package kafkalint.rules.kraft["controller-not-in-voters"]
 
 import data.kafkalint.lib.cluster
@@ -29,7 +33,9 @@ import data.kafkalint.lib.result
 # file is not given is no concern here. A list with a malformed entry is
 # silent (Kafka fails on the entry first, KFK3007 reports it, and the
 # malformed entry may be this node's), and so is an unknown id or list.
-report contains result.fail_related(id_setting, message, [voters.location]) if {
+# The message names the id; the why lists the voter ids and quotes Kafka's
+# error, the fix gives the entry to add.
+report contains result.explain(result.fail_related(id_setting, message, [voters.location]), why, fix) if {
 	some node in input.nodes
 	node.is_controller
 	cluster.has_id(node)
@@ -38,8 +44,10 @@ report contains result.fail_related(id_setting, message, [voters.location]) if {
 	ids := object.keys(cluster.voter_map(node))
 	not node.id in ids
 	id_setting := cluster.id_setting(node)
-	message := sprintf(
-		"%s=%d is not in this controller's controller.quorum.voters (voter ids %s): Kafka refuses to start it with \"If process.roles contains the 'controller' role, the node id %d must be included in the set of voters controller.quorum.voters=...\"; if this controller is a voter, add its entry %d@{host}:{port} to controller.quorum.voters (the same list on every node of the cluster), otherwise give it the id of its voter entry",
-		[id_setting.key, node.id, concat(", ", [sprintf("%d", [id]) | some id in sort(ids)]), node.id, node.id],
+	message := sprintf("%s=%d of this controller is not in controller.quorum.voters: Kafka refuses to start it", [id_setting.key, node.id])
+	why := sprintf(
+		"controller.quorum.voters lists voter ids %s, not this node's id %d, and a controller of a static quorum must be one of the voters. Kafka refuses to start it: \"If process.roles contains the 'controller' role, the node id %d must be included in the set of voters controller.quorum.voters=...\".",
+		[concat(", ", [sprintf("%d", [id]) | some id in sort(ids)]), node.id, node.id],
 	)
+	fix := sprintf("If this controller is a voter, add its entry %d@{host}:{port} to controller.quorum.voters (the same list on every node of the cluster); otherwise give it the id of its voter entry.", [node.id])
 }

@@ -19,6 +19,10 @@
 #   applies_to: [broker, controller]
 #   keys: [node.id, broker.id]
 #   since: unreleased
+#   fix: |
+#     Give every broker and controller of the cluster its own id. A node's id
+#     is also stored in its log directories' meta.properties, so change it
+#     only together with them.
 package kafkalint.rules.kraft["duplicate-node-id"]
 
 import data.kafkalint.lib.cluster
@@ -39,18 +43,27 @@ _parties := [party |
 
 # The parties are grouped by id once (cluster.groups), so only the nodes
 # that share an id are visited per finding.
-report contains result.fail_nearest(party.setting, message, cluster.near(index, party.location)) if {
+# The message counts the other nodes; the why names them (the nearest are
+# also the related locations).
+report contains result.explain(result.fail_nearest(party.setting, message, cluster.near(index, party.location)), why, _fix) if {
 	some g in cluster.groups(_parties)
 	count(g.indexes) > 1
 	members := [_parties[j] | some j in g.indexes]
 	index := cluster.location_index({p.location | some p in members})
 	labels := cluster.name_counts([_label(p) | some p in members])
 	some party in members
-	message := sprintf(
-		"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
-		[party.setting.key, party.value, party.roles, cluster.names_except(labels, _label(party))],
+	message := sprintf("%s=%d (%s) is also the id of %s", [party.setting.key, party.value, party.roles, _others(count(members) - 1)])
+	why := sprintf(
+		"The same id is also set in %s. Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves.",
+		[cluster.names_except(labels, _label(party))],
 	)
 }
+
+_others(1) := "another node"
+
+_others(n) := sprintf("%d other nodes", [n]) if n > 1
+
+_fix := "Give every broker and controller of the cluster its own id. A node's id is also stored in its log directories' meta.properties, so change it only together with them."
 
 _label(party) := sprintf("%s (%s)", [party.location.file, party.roles])
 

@@ -1,13 +1,18 @@
 package kafkalint.rules.kraft["duplicate-node-id_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["duplicate-node-id"] as rule
 
 _node(file, roles, id) := t.with_id(t.node(file, roles, []), id, 2)
 
-_message(key, id, roles, others) := sprintf(
-	"%s=%d (%s) is also the id of %s: Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves; give every broker and controller of the cluster its own id (a node's id is also stored in its log directories' meta.properties, so change it only together with them)",
-	[key, id, roles, others],
+_finding(file, line, key, id, roles, others, count_text, related) := result.explain(
+	t.finding_related(file, line, key, sprintf("%s=%d (%s) is also the id of %s", [key, id, roles, count_text]), related),
+	sprintf(
+		"The same id is also set in %s. Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves.",
+		[others],
+	),
+	"Give every broker and controller of the cluster its own id. A node's id is also stored in its log directories' meta.properties, so change it only together with them.",
 )
 
 test_fail_two_brokers_share_an_id if {
@@ -17,8 +22,8 @@ test_fail_two_brokers_share_an_id if {
 		_node("b3.properties", ["broker"], 6),
 	]
 	rule.report == {
-		t.finding_related("b1.properties", 2, "node.id", _message("node.id", 4, "broker", "b2.properties (broker)"), [["b2.properties", 2]]),
-		t.finding_related("b2.properties", 2, "node.id", _message("node.id", 4, "broker", "b1.properties (broker)"), [["b1.properties", 2]]),
+		_finding("b1.properties", 2, "node.id", 4, "broker", "b2.properties (broker)", "another node", [["b2.properties", 2]]),
+		_finding("b2.properties", 2, "node.id", 4, "broker", "b1.properties (broker)", "another node", [["b1.properties", 2]]),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -29,9 +34,9 @@ test_fail_whatever_the_roles if {
 		_node("x1.properties", ["broker", "controller"], 1),
 	]
 	rule.report == {
-		t.finding_related("b1.properties", 2, "node.id", _message("node.id", 1, "broker", "c1.properties (controller), x1.properties (broker and controller)"), [["c1.properties", 2], ["x1.properties", 2]]),
-		t.finding_related("c1.properties", 2, "node.id", _message("node.id", 1, "controller", "b1.properties (broker), x1.properties (broker and controller)"), [["b1.properties", 2], ["x1.properties", 2]]),
-		t.finding_related("x1.properties", 2, "node.id", _message("node.id", 1, "broker and controller", "b1.properties (broker), c1.properties (controller)"), [["b1.properties", 2], ["c1.properties", 2]]),
+		_finding("b1.properties", 2, "node.id", 1, "broker", "c1.properties (controller), x1.properties (broker and controller)", "2 other nodes", [["c1.properties", 2], ["x1.properties", 2]]),
+		_finding("c1.properties", 2, "node.id", 1, "controller", "b1.properties (broker), x1.properties (broker and controller)", "2 other nodes", [["b1.properties", 2], ["x1.properties", 2]]),
+		_finding("x1.properties", 2, "node.id", 1, "broker and controller", "b1.properties (broker), c1.properties (controller)", "2 other nodes", [["b1.properties", 2], ["c1.properties", 2]]),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -41,8 +46,8 @@ test_fail_broker_id_of_zookeeper_brokers if {
 		object.union(t.node("b2.properties", [], [["broker.id", 0, 5]]), {"id": 0}),
 	]
 	rule.report == {
-		t.finding_related("b1.properties", 3, "broker.id", _message("broker.id", 0, "ZooKeeper-mode broker", "b2.properties (ZooKeeper-mode broker)"), [["b2.properties", 5]]),
-		t.finding_related("b2.properties", 5, "broker.id", _message("broker.id", 0, "ZooKeeper-mode broker", "b1.properties (ZooKeeper-mode broker)"), [["b1.properties", 3]]),
+		_finding("b1.properties", 3, "broker.id", 0, "ZooKeeper-mode broker", "b2.properties (ZooKeeper-mode broker)", "another node", [["b2.properties", 5]]),
+		_finding("b2.properties", 5, "broker.id", 0, "ZooKeeper-mode broker", "b1.properties (ZooKeeper-mode broker)", "another node", [["b1.properties", 3]]),
 	} with input as t.cluster(nodes, [])
 }
 

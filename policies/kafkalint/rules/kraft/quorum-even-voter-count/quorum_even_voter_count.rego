@@ -20,6 +20,10 @@
 #   applies_to: [broker, controller]
 #   keys: [controller.quorum.voters]
 #   since: unreleased
+#   fix: |
+#     Use an odd number of dedicated controllers, 3 or 5, and list all of them
+#     in controller.quorum.voters (a platform that manages the quorum: run 3 or
+#     5 controllers).
 package kafkalint.rules.kraft["quorum-even-voter-count"]
 
 import data.kafkalint.lib.cluster
@@ -45,7 +49,9 @@ import data.kafkalint.lib.result
 # (cluster.quorum_anchors: the policy above), computed once per evaluation.
 _anchors := cluster.quorum_anchors(input.nodes)
 
-report contains result.fail(setting, message) if {
+# The message gives the count; the why the value, the majority and the
+# failures tolerated.
+report contains result.explain(result.fail(setting, message), why, "Use an odd number of dedicated controllers, 3 or 5, and list all of them in controller.quorum.voters.") if {
 	some i in _anchors
 	node := input.nodes[i]
 	n := count(cluster.voter_ids(node))
@@ -53,13 +59,11 @@ report contains result.fail(setting, message) if {
 	n % 2 == 0
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
-	message := sprintf(
-		"controller.quorum.voters=%s defines %d voters: a majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5",
-		[setting.raw, n, n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
-	)
+	message := sprintf("controller.quorum.voters defines %d voters: an even count tolerates no more failures than %d", [n, n - 1])
+	why := sprintf("controller.quorum.voters=%s defines %d voters. %s", [setting.raw, n, _tolerance(n)])
 }
 
-report contains result.fail(subject, message) if {
+report contains result.explain(result.fail(subject, message), why, "Run an odd number of controllers, 3 or 5.") if {
 	count(_anchors) == 0
 	some node in input.nodes
 	node.quorum.mode == "managed"
@@ -68,11 +72,14 @@ report contains result.fail(subject, message) if {
 	n >= 4
 	n % 2 == 0
 	subject := {"key": "controller.quorum.voters", "location": c.location}
-	message := sprintf(
-		"the controller quorum has %d voters (%s: %d): the platform makes every controller a voter; a majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail; run an odd number of controllers, 3 or 5",
-		[n, c.source, n, n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
-	)
+	message := sprintf("the controller quorum has %d voters: an even count tolerates no more failures than %d", [n, n - 1])
+	why := sprintf("The platform makes every controller a voter, and it runs %d controllers (%s). %s", [n, c.source, _tolerance(n)])
 }
+
+_tolerance(n) := sprintf(
+	"A majority of %d is %d, so the quorum tolerates %s, no more than %d voters would, and the extra voter is one more machine that can fail.",
+	[n, (n / 2) + 1, _failures((n / 2) - 1), n - 1],
+)
 
 _failures(1) := "1 controller failure"
 

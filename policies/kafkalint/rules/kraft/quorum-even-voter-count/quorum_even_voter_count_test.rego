@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["quorum-even-voter-count_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-even-voter-count"] as rule
 
@@ -13,9 +14,16 @@ _five := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controll
 
 _six := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093,5@controller-5:9093,6@controller-6:9093"
 
-_four_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093 defines 4 voters: a majority of 4 is 3, so the quorum tolerates 1 controller failure, no more than 3 voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5"
+_static_fix := "Use an odd number of dedicated controllers, 3 or 5, and list all of them in controller.quorum.voters."
 
-_six_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093,4@controller-4:9093,5@controller-5:9093,6@controller-6:9093 defines 6 voters: a majority of 6 is 4, so the quorum tolerates 2 controller failures, no more than 5 voters would, and the extra voter is one more machine that can fail; use an odd number of dedicated controllers, 3 or 5"
+_four_why := "A majority of 4 is 3, so the quorum tolerates 1 controller failure, no more than 3 voters would, and the extra voter is one more machine that can fail."
+
+# _static is the finding at a controller.quorum.voters line of raw with n voters.
+_static(file, line, raw, n, tolerance) := result.explain(
+	t.finding(file, line, _key, sprintf("controller.quorum.voters defines %d voters: an even count tolerates no more failures than %d", [n, n - 1])),
+	sprintf("controller.quorum.voters=%s defines %d voters. %s", [raw, n, tolerance]),
+	_static_fix,
+)
 
 # _voter parses a well-formed entry {id}@{host}:{port} as the loader does.
 _voter(file, line, entry) := {
@@ -47,12 +55,12 @@ _broker(file, raw, line) := _with_voters(t.node(file, ["broker"], []), raw, line
 
 test_fail_four_voters if {
 	node := _controller("controller.properties", _four, 4)
-	rule.report == {t.finding("controller.properties", 4, _key, _four_message)} with input as t.cluster([node], [])
+	rule.report == {_static("controller.properties", 4, _four, 4, _four_why)} with input as t.cluster([node], [])
 }
 
 test_fail_six_voters if {
 	node := _controller("controller.properties", _six, 9)
-	rule.report == {t.finding("controller.properties", 9, _key, _six_message)} with input as t.cluster([node], [])
+	rule.report == {_static("controller.properties", 9, _six, 6, "A majority of 6 is 4, so the quorum tolerates 2 controller failures, no more than 5 voters would, and the extra voter is one more machine that can fail.")} with input as t.cluster([node], [])
 }
 
 test_fail_anchored_at_controller_not_repeating_brokers if {
@@ -61,7 +69,7 @@ test_fail_anchored_at_controller_not_repeating_brokers if {
 		_controller("controller.properties", _four, 4),
 		_broker("broker-2.properties", _four, 5),
 	]
-	rule.report == {t.finding("controller.properties", 4, _key, _four_message)} with input as t.cluster(nodes, [])
+	rule.report == {_static("controller.properties", 4, _four, 4, _four_why)} with input as t.cluster(nodes, [])
 }
 
 test_fail_brokers_only_reported_at_each_broker if {
@@ -70,8 +78,8 @@ test_fail_brokers_only_reported_at_each_broker if {
 		_broker("broker-2.properties", _four, 8),
 	]
 	rule.report == {
-		t.finding("broker-1.properties", 3, _key, _four_message),
-		t.finding("broker-2.properties", 8, _key, _four_message),
+		_static("broker-1.properties", 3, _four, 4, _four_why),
+		_static("broker-2.properties", 8, _four, 4, _four_why),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -92,8 +100,7 @@ test_success_two_voters_left_to_kfk3001 if {
 test_fail_duplicate_id_counts_once if {
 	raw := concat(",", [_four, "4@controller-5:9093"])
 	node := _controller("controller.properties", raw, 4)
-	message := replace(_four_message, _four, raw)
-	rule.report == {t.finding("controller.properties", 4, _key, message)} with input as t.cluster([node], [])
+	rule.report == {_static("controller.properties", 4, raw, 4, _four_why)} with input as t.cluster([node], [])
 }
 
 test_success_broker_differing_from_controllers_left_to_other_rules if {
@@ -128,8 +135,12 @@ _with_controllers(cluster, n, file, line, source) := object.union(cluster, {"con
 
 test_fail_managed_four_controllers if {
 	c := _with_controllers(t.cluster([_managed("values.yaml", ["controller", "broker"])], []), 4, "values.yaml", 12, "controller.replicaCount")
-	message := "the controller quorum has 4 voters (controller.replicaCount: 4): the platform makes every controller a voter; a majority of 4 is 3, so the quorum tolerates 1 controller failure, no more than 3 voters would, and the extra voter is one more machine that can fail; run an odd number of controllers, 3 or 5"
-	rule.report == {t.finding("values.yaml", 12, _key, message)} with input as c
+	finding := result.explain(
+		t.finding("values.yaml", 12, _key, "the controller quorum has 4 voters: an even count tolerates no more failures than 3"),
+		sprintf("The platform makes every controller a voter, and it runs 4 controllers (controller.replicaCount). %s", [_four_why]),
+		"Run an odd number of controllers, 3 or 5.",
+	)
+	rule.report == {finding} with input as c
 }
 
 test_success_managed_five_controllers if {

@@ -21,6 +21,11 @@
 #   applies_to: [broker]
 #   keys: [controller.quorum.voters, controller.quorum.bootstrap.servers]
 #   since: unreleased
+#   fix: |
+#     Remove it (a leftover from a KRaft template), or, if the cluster is
+#     being migrated to KRaft, set zookeeper.metadata.migration.enable=true
+#     and controller.listener.names on every broker as the migration guide
+#     says.
 package kafkalint.rules.kraft["quorum-keys-in-zookeeper-mode"]
 
 import data.kafkalint.lib.cluster
@@ -33,7 +38,8 @@ import data.kafkalint.lib.version
 # rules KFK3001 and friends skip it). A key written with a placeholder value
 # is unknown and silent; a blank key is no quorum setting (quorum.mode
 # counts it unset) and is left to KFK9008 and KFK9007.
-report contains result.fail(s, message) if {
+# The message names the key; the why quotes its value and the version.
+report contains result.explain(result.fail(s, message), why, _fix) if {
 	not version.at_least(4, 0)
 	some node in input.nodes
 	cluster.without_quorum(node)
@@ -42,8 +48,11 @@ report contains result.fail(s, message) if {
 	s.source == "explicit"
 	not s.unknown
 	trim_space(s.raw) != ""
-	message := sprintf(
-		"%s=%s on a ZooKeeper-mode node (zookeeper.connect set, no process.roles): Kafka %s only checks the entries' syntax and never uses them unless zookeeper.metadata.migration.enable=true, so this node has no KRaft quorum and the line describes none; remove it (a leftover from a KRaft template), or, if the cluster is being migrated to KRaft, set zookeeper.metadata.migration.enable=true and controller.listener.names on every broker as the migration guide says",
+	message := sprintf("%s is set on a ZooKeeper-mode node, which has no KRaft quorum", [key])
+	why := sprintf(
+		"%s=%s is set on a ZooKeeper-mode node (zookeeper.connect set, no process.roles). Kafka %s only checks the entries' syntax and never uses them unless zookeeper.metadata.migration.enable=true, so this node has no KRaft quorum and the line describes none.",
 		[key, s.raw, input.kafka_version],
 	)
 }
+
+_fix := "Remove it (a leftover from a KRaft template), or, if the cluster is being migrated to KRaft, set zookeeper.metadata.migration.enable=true and controller.listener.names on every broker as the migration guide says."

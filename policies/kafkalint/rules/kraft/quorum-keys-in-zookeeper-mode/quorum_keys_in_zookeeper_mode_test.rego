@@ -1,11 +1,16 @@
 package kafkalint.rules.kraft["quorum-keys-in-zookeeper-mode_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-keys-in-zookeeper-mode"] as rule
 
-_message(key, raw) := sprintf(
-	"%s=%s on a ZooKeeper-mode node (zookeeper.connect set, no process.roles): Kafka 3.9 only checks the entries' syntax and never uses them unless zookeeper.metadata.migration.enable=true, so this node has no KRaft quorum and the line describes none; remove it (a leftover from a KRaft template), or, if the cluster is being migrated to KRaft, set zookeeper.metadata.migration.enable=true and controller.listener.names on every broker as the migration guide says",
-	[key, raw],
+_finding(line, key, raw) := result.explain(
+	t.finding("server.properties", line, key, sprintf("%s is set on a ZooKeeper-mode node, which has no KRaft quorum", [key])),
+	sprintf(
+		"%s=%s is set on a ZooKeeper-mode node (zookeeper.connect set, no process.roles). Kafka 3.9 only checks the entries' syntax and never uses them unless zookeeper.metadata.migration.enable=true, so this node has no KRaft quorum and the line describes none.",
+		[key, raw],
+	),
+	"Remove it (a leftover from a KRaft template), or, if the cluster is being migrated to KRaft, set zookeeper.metadata.migration.enable=true and controller.listener.names on every broker as the migration guide says.",
 )
 
 _v39(cluster) := object.union(cluster, {"kafka_version": "3.9", "kafka_release": [3, 9]})
@@ -14,12 +19,12 @@ _zk_node(entries) := t.node("server.properties", [], array.concat([["broker.id",
 
 test_fail_leftover_voters if {
 	node := t.with_voters(_zk_node([]), "1@localhost:9093", 4)
-	rule.report == {t.finding("server.properties", 4, "controller.quorum.voters", _message("controller.quorum.voters", "1@localhost:9093"))} with input as _v39(t.cluster([node], []))
+	rule.report == {_finding(4, "controller.quorum.voters", "1@localhost:9093")} with input as _v39(t.cluster([node], []))
 }
 
 test_fail_leftover_bootstrap_servers if {
 	node := t.with_bootstrap(_zk_node([]), "controller-1:9093", 5)
-	rule.report == {t.finding("server.properties", 5, "controller.quorum.bootstrap.servers", _message("controller.quorum.bootstrap.servers", "controller-1:9093"))} with input as _v39(t.cluster([node], []))
+	rule.report == {_finding(5, "controller.quorum.bootstrap.servers", "controller-1:9093")} with input as _v39(t.cluster([node], []))
 }
 
 test_fail_migration_flag_false if {

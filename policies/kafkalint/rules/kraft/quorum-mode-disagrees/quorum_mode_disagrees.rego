@@ -21,6 +21,11 @@
 #   applies_to: [broker, controller]
 #   keys: [controller.quorum.voters, controller.quorum.bootstrap.servers]
 #   since: unreleased
+#   fix: |
+#     Use one model on every node: controller.quorum.voters everywhere for a
+#     static quorum, or only controller.quorum.bootstrap.servers for a dynamic
+#     one (turning a static quorum dynamic is an upgrade, possible from Kafka
+#     4.1).
 package kafkalint.rules.kraft["quorum-mode-disagrees"]
 
 import data.kafkalint.lib.cluster
@@ -50,15 +55,29 @@ _d := cluster.disagreement(_parties)
 
 _files_of := {g.value: cluster.files(_parties, {i | some i in g.indexes}) | some g in _d.groups}
 
-report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+_count_of := {g.value: count({_parties[i].location.file | some i in g.indexes}) | some g in _d.groups}
+
+# The message counts the nodes of the other model; the why names their
+# files (the nearest are also the related locations).
+report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, _fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
-	message := sprintf(
-		"%s is this node's only quorum setting (%s), but %s set only %s (%s): a cluster runs one quorum model, its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are; use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1)",
-		[party.setting.key, _model[party.value], _files_of[_other[party.value]], _key[_other[party.value]], _model[_other[party.value]]],
+	other := _other[party.value]
+	message := sprintf("%s alone (%s), but %s run %s", [party.setting.key, _model[party.value], _nodes(_count_of[other]), _other_model[other]])
+	why := sprintf(
+		"This node sets only %s (%s), but %s set only %s (%s). A cluster runs one quorum model: its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are.",
+		[party.setting.key, _model[party.value], _files_of[other], _key[other], _model[other]],
 	)
 }
+
+_fix := "Use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1)."
+
+_nodes(1) := "another node"
+
+_nodes(n) := sprintf("%d other nodes", [n]) if n > 1
+
+_other_model := {"static": "a static one", "dynamic": "a dynamic one"}
 
 _other := {"static": "dynamic", "dynamic": "static"}
 

@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["quorum-mode-disagrees_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-mode-disagrees"] as rule
 
@@ -11,9 +12,13 @@ _static(file, roles) := t.with_voters(t.node(file, roles, []), _voters, 4)
 
 _dynamic(file, roles) := t.with_bootstrap(t.node(file, roles, []), _bootstrap, 5)
 
-_message(key, model, files, other_key, other_model) := sprintf(
-	"%s is this node's only quorum setting (%s), but %s set only %s (%s): a cluster runs one quorum model, its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are; use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1)",
-	[key, model, files, other_key, other_model],
+_finding(file, line, key, model, files, other_key, other_model, short, related) := result.explain(
+	t.finding_related(file, line, key, sprintf("%s alone (%s), but %s", [key, model, short]), related),
+	sprintf(
+		"This node sets only %s (%s), but %s set only %s (%s). A cluster runs one quorum model: its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are.",
+		[key, model, files, other_key, other_model],
+	),
+	"Use one model on every node: controller.quorum.voters everywhere for a static quorum, or only controller.quorum.bootstrap.servers for a dynamic one (turning a static quorum dynamic is an upgrade, possible from Kafka 4.1).",
 )
 
 test_fail_broker_dynamic_among_static_nodes if {
@@ -23,16 +28,12 @@ test_fail_broker_dynamic_among_static_nodes if {
 		_dynamic("b1.properties", ["broker"]),
 		_static("b2.properties", ["broker"]),
 	]
-	message := _message(
-		"controller.quorum.bootstrap.servers", "a dynamic quorum",
+	rule.report == {_finding(
+		"b1.properties", 5, "controller.quorum.bootstrap.servers", "a dynamic quorum",
 		"b2.properties, c1.properties, c2.properties",
-		"controller.quorum.voters", "a static quorum",
-	)
-	rule.report == {t.finding_related("b1.properties", 5, "controller.quorum.bootstrap.servers", message, [
-		["b2.properties", 4],
-		["c1.properties", 4],
-		["c2.properties", 4],
-	])} with input as t.cluster(nodes, [])
+		"controller.quorum.voters", "a static quorum", "3 other nodes run a static one",
+		[["b2.properties", 4], ["c1.properties", 4], ["c2.properties", 4]],
+	)} with input as t.cluster(nodes, [])
 }
 
 test_fail_controller_static_among_dynamic_nodes if {
@@ -41,15 +42,12 @@ test_fail_controller_static_among_dynamic_nodes if {
 		_static("c2.properties", ["controller"]),
 		_dynamic("c3.properties", ["controller"]),
 	]
-	message := _message(
-		"controller.quorum.voters", "a static quorum",
+	rule.report == {_finding(
+		"c2.properties", 4, "controller.quorum.voters", "a static quorum",
 		"c1.properties, c3.properties",
-		"controller.quorum.bootstrap.servers", "a dynamic quorum",
-	)
-	rule.report == {t.finding_related("c2.properties", 4, "controller.quorum.voters", message, [
-		["c1.properties", 5],
-		["c3.properties", 5],
-	])} with input as t.cluster(nodes, [])
+		"controller.quorum.bootstrap.servers", "a dynamic quorum", "2 other nodes run a dynamic one",
+		[["c1.properties", 5], ["c3.properties", 5]],
+	)} with input as t.cluster(nodes, [])
 }
 
 test_fail_no_majority_reports_each if {

@@ -3,7 +3,10 @@
 # description: |
 #   A KRaft node (process.roles set) sets neither controller.quorum.voters nor
 #   controller.quorum.bootstrap.servers (or both are empty), so it cannot find
-#   the controller quorum and Kafka refuses to start it.
+#   the controller quorum and Kafka refuses to start it: "If using
+#   process.roles, either controller.quorum.bootstrap.servers must contain the
+#   set of bootstrap controllers or controller.quorum.voters must contain a
+#   parseable set of controllers."
 # related_resources:
 #   - description: Kafka docs, controller.quorum.bootstrap.servers
 #     ref: https://kafka.apache.org/documentation/#brokerconfigs_controller.quorum.bootstrap.servers
@@ -18,6 +21,10 @@
 #   applies_to: [broker, controller]
 #   keys: [process.roles, controller.quorum.voters, controller.quorum.bootstrap.servers]
 #   since: unreleased
+#   fix: |
+#     Add controller.quorum.bootstrap.servers=host:port,... (dynamic quorum,
+#     3.9+) or controller.quorum.voters={id}@{host}:{port},... (static
+#     quorum), with the same value on every broker and controller.
 package kafkalint.rules.kraft["quorum-not-configured"]
 
 import data.kafkalint.lib.result
@@ -30,8 +37,5 @@ report contains result.fail(setting, message) if {
 	node.mode == "kraft"
 	node.quorum.mode == "none"
 	setting := node.settings["process.roles"]
-	message := sprintf(
-		"process.roles=%s is set but neither controller.quorum.voters nor controller.quorum.bootstrap.servers is, so the node cannot reach the controller quorum and Kafka refuses to start it (\"If using process.roles, either controller.quorum.bootstrap.servers must contain the set of bootstrap controllers or controller.quorum.voters must contain a parseable set of controllers.\"); add controller.quorum.bootstrap.servers=host:port,... (dynamic quorum, 3.9+) or controller.quorum.voters={id}@{host}:{port},... (static quorum), with the same value on every broker and controller",
-		[setting.raw],
-	)
+	message := sprintf("process.roles=%s without controller.quorum.voters or controller.quorum.bootstrap.servers", [setting.raw])
 }

@@ -3,10 +3,7 @@ package kafkalint.rules.kraft["quorum-not-configured_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-not-configured"] as rule
 
-_message(raw) := sprintf(
-	"process.roles=%s is set but neither controller.quorum.voters nor controller.quorum.bootstrap.servers is, so the node cannot reach the controller quorum and Kafka refuses to start it (\"If using process.roles, either controller.quorum.bootstrap.servers must contain the set of bootstrap controllers or controller.quorum.voters must contain a parseable set of controllers.\"); add controller.quorum.bootstrap.servers=host:port,... (dynamic quorum, 3.9+) or controller.quorum.voters={id}@{host}:{port},... (static quorum), with the same value on every broker and controller",
-	[raw],
-)
+_message(raw) := sprintf("process.roles=%s without controller.quorum.voters or controller.quorum.bootstrap.servers", [raw])
 
 test_fail_broker_without_quorum if {
 	node := t.node("broker.properties", ["broker"], [["process.roles", "broker", 1], ["node.id", 4, 2]])

@@ -20,6 +20,11 @@
 #   applies_to: [broker, controller]
 #   keys: [controller.quorum.voters, controller.quorum.bootstrap.servers]
 #   since: unreleased
+#   fix: |
+#     Pick one model on every node: keep only controller.quorum.voters for a
+#     static quorum (kraft.version=0) or only
+#     controller.quorum.bootstrap.servers for a dynamic one (check
+#     kafka-features.sh describe before deleting either).
 package kafkalint.rules.kraft["quorum-static-and-dynamic-mixed"]
 
 import data.kafkalint.lib.cluster
@@ -28,7 +33,8 @@ import data.kafkalint.lib.result
 # quorum.mode is "both" when both keys are set to a non-blank value, even a
 # ${provider:...} placeholder; an unknown value never triggers the rule. A
 # ZooKeeper-mode node uses neither key (cluster.without_quorum: KFK3019).
-report contains result.fail_related(bootstrap, message, [voters.location]) if {
+# The message names the keys; the why quotes their values.
+report contains result.explain(result.fail_related(bootstrap, message, [voters.location]), why, _fix) if {
 	some node in input.nodes
 	node.quorum.mode == "both"
 	not cluster.without_quorum(node)
@@ -36,8 +42,11 @@ report contains result.fail_related(bootstrap, message, [voters.location]) if {
 	voters := node.settings["controller.quorum.voters"]
 	not bootstrap.unknown
 	not voters.unknown
-	message := sprintf(
-		"controller.quorum.bootstrap.servers=%s is set together with controller.quorum.voters=%s: Kafka accepts both silently, finds the leader through the bootstrap servers and uses the voters only as the static voter set, which it ignores once kraft.version=1, so the file can describe a voter set the cluster no longer uses; pick one model on every node: keep only controller.quorum.voters for a static quorum (kraft.version=0) or only controller.quorum.bootstrap.servers for a dynamic one (check kafka-features.sh describe before deleting either)",
+	message := "controller.quorum.bootstrap.servers and controller.quorum.voters are both set: two quorum models in one file"
+	why := sprintf(
+		"controller.quorum.bootstrap.servers=%s and controller.quorum.voters=%s are both set. Kafka accepts both silently: it finds the leader through the bootstrap servers and uses the voters only as the static voter set, which it ignores once kraft.version=1, so the file can describe a voter set the cluster no longer uses.",
 		[bootstrap.raw, voters.raw],
 	)
 }
+
+_fix := "Pick one model on every node: keep only controller.quorum.voters for a static quorum (kraft.version=0) or only controller.quorum.bootstrap.servers for a dynamic one (check kafka-features.sh describe before deleting either)."

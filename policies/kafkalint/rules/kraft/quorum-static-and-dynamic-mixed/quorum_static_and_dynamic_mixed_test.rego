@@ -7,7 +7,11 @@ _voters := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093"
 
 _bootstrap := "controller-1:9093,controller-2:9093,controller-3:9093"
 
-_message := "controller.quorum.bootstrap.servers=controller-1:9093,controller-2:9093,controller-3:9093 is set together with controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093: Kafka accepts both silently, finds the leader through the bootstrap servers and uses the voters only as the static voter set, which it ignores once kraft.version=1, so the file can describe a voter set the cluster no longer uses; pick one model on every node: keep only controller.quorum.voters for a static quorum (kraft.version=0) or only controller.quorum.bootstrap.servers for a dynamic one (check kafka-features.sh describe before deleting either)"
+_message := "controller.quorum.bootstrap.servers and controller.quorum.voters are both set: two quorum models in one file"
+
+_why := "controller.quorum.bootstrap.servers=controller-1:9093,controller-2:9093,controller-3:9093 and controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093 are both set. Kafka accepts both silently: it finds the leader through the bootstrap servers and uses the voters only as the static voter set, which it ignores once kraft.version=1, so the file can describe a voter set the cluster no longer uses."
+
+_fix := "Pick one model on every node: keep only controller.quorum.voters for a static quorum (kraft.version=0) or only controller.quorum.bootstrap.servers for a dynamic one (check kafka-features.sh describe before deleting either)."
 
 # _quorum sets the node's quorum mode (the entries themselves do not matter here).
 _quorum(node, mode) := object.union(node, {"quorum": {"mode": mode}})
@@ -22,6 +26,8 @@ test_fail_both_keys_on_controller if {
 	)
 	rule.report == {{
 		"message": _message,
+		"why": _why,
+		"fix": _fix,
 		"key": "controller.quorum.bootstrap.servers",
 		"location": {"file": "controller.properties", "line": 6, "column": 1},
 		"related": [{"file": "controller.properties", "line": 5, "column": 1}],
@@ -46,12 +52,16 @@ test_fail_both_keys_on_each_node if {
 	rule.report == {
 		{
 			"message": _message,
+			"why": _why,
+			"fix": _fix,
 			"key": "controller.quorum.bootstrap.servers",
 			"location": {"file": "broker.properties", "line": 2, "column": 1},
 			"related": [{"file": "broker.properties", "line": 9, "column": 1}],
 		},
 		{
 			"message": _message,
+			"why": _why,
+			"fix": _fix,
 			"key": "controller.quorum.bootstrap.servers",
 			"location": {"file": "controller.properties", "line": 6, "column": 1},
 			"related": [{"file": "controller.properties", "line": 5, "column": 1}],

@@ -21,6 +21,10 @@
 #   applies_to: [broker, controller]
 #   keys: [controller.quorum.voters]
 #   since: unreleased
+#   fix: |
+#     Run 3 or 5 dedicated controllers and list all of them in
+#     controller.quorum.voters, or use a dynamic quorum
+#     (controller.quorum.bootstrap.servers, Kafka 3.9+).
 package kafkalint.rules.kraft["quorum-too-few-voters"]
 
 import data.kafkalint.lib.cluster
@@ -51,7 +55,10 @@ _min_voters := data.kafkalint.params.quorum.min_voters
 # (cluster.quorum_anchors: the policy above), computed once per evaluation.
 _anchors := cluster.quorum_anchors(input.nodes)
 
-report contains result.fail(setting, message) if {
+# Each count has its own message, why and fix (_static, _managed): the
+# message gives the count, the why the value or where the platform's count
+# is written.
+report contains result.explain(result.fail(setting, text.message), text.why, text.fix) if {
 	some i in _anchors
 	node := input.nodes[i]
 	ids := sort(cluster.voter_ids(node))
@@ -59,10 +66,10 @@ report contains result.fail(setting, message) if {
 	count(ids) < _min_voters
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
-	message := _message(setting.raw, ids)
+	text := _static(setting.raw, ids)
 }
 
-report contains result.fail(subject, message) if {
+report contains result.explain(result.fail(subject, text.message), text.why, text.fix) if {
 	count(_anchors) == 0
 	some node in input.nodes
 	node.quorum.mode == "managed"
@@ -70,37 +77,53 @@ report contains result.fail(subject, message) if {
 	c.value > 0
 	c.value < _min_voters
 	subject := {"key": "controller.quorum.voters", "location": c.location}
-	message := _managed_message(c)
+	text := _managed(c)
 }
 
-_managed_message(c) := sprintf(
-	"the controller quorum has a single voter (%s: 1): the platform makes every controller a voter, so restarting, upgrading or losing that one controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers",
-	[c.source],
-) if c.value == 1
+_managed(c) := {
+	"message": "the controller quorum has a single voter: no controller failure is tolerated",
+	"why": sprintf("The platform makes every controller a voter, and it runs 1 controller (%s): restarting, upgrading or losing that one controller stops all metadata changes.", [c.source]),
+	"fix": "Run 3 or 5 controllers.",
+} if c.value == 1
 
-_managed_message(c) := sprintf(
-	"the controller quorum has 2 voters (%s: 2): the platform makes every controller a voter, a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers",
-	[c.source],
-) if c.value == 2
+_managed(c) := {
+	"message": "the controller quorum has 2 voters: no controller failure is tolerated",
+	"why": sprintf("The platform makes every controller a voter, and it runs 2 controllers (%s). A majority of 2 is 2, so losing either controller stops all metadata changes.", [c.source]),
+	"fix": "Run 3 or 5 controllers.",
+} if c.value == 2
 
-_managed_message(c) := sprintf(
-	"the controller quorum has %d voters (%s: %d): fewer than the %d required (parameter quorum.min_voters); the platform makes every controller a voter and a majority of %d is %d, so it survives losing at most %d of them; run at least %d controllers",
-	[c.value, c.source, c.value, _min_voters, c.value, _majority(c.value), c.value - _majority(c.value), _min_voters],
-) if c.value >= 3
+_managed(c) := {
+	"message": sprintf("the controller quorum has %d voters: fewer than the %d required (quorum.min_voters)", [c.value, _min_voters]),
+	"why": sprintf(
+		"The platform makes every controller a voter, and it runs %d controllers (%s), fewer than the %d the parameter quorum.min_voters requires. %s",
+		[c.value, c.source, _min_voters, _survives(c.value)],
+	),
+	"fix": sprintf("Run at least %d controllers.", [_min_voters]),
+} if c.value >= 3
+
+_survives(n) := sprintf("A majority of %d is %d, so the quorum survives losing at most %d of them.", [n, _majority(n), n - _majority(n)])
 
 _majority(n) := floor(n / 2) + 1
 
-_message(raw, ids) := sprintf(
-	"controller.quorum.voters=%s defines a single voter (id %d): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
-	[raw, ids[0]],
-) if count(ids) == 1
+_static_fix := "Run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)."
 
-_message(raw, ids) := sprintf(
-	"controller.quorum.voters=%s defines 2 voters (ids %d and %d): a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)",
-	[raw, ids[0], ids[1]],
-) if count(ids) == 2
+_static(raw, ids) := {
+	"message": sprintf("controller.quorum.voters defines a single voter (id %d): no controller failure is tolerated", [ids[0]]),
+	"why": sprintf("controller.quorum.voters=%s defines a single voter, so the quorum has no fault tolerance: restarting, upgrading or losing that one controller stops all metadata changes.", [raw]),
+	"fix": _static_fix,
+} if count(ids) == 1
 
-_message(raw, ids) := sprintf(
-	"controller.quorum.voters=%s defines %d voters: fewer than the %d required (parameter quorum.min_voters); a majority of %d is %d, so it survives losing at most %d of them; list at least %d voters in controller.quorum.voters (or use a dynamic quorum)",
-	[raw, count(ids), _min_voters, count(ids), _majority(count(ids)), count(ids) - _majority(count(ids)), _min_voters],
-) if count(ids) >= 3
+_static(raw, ids) := {
+	"message": sprintf("controller.quorum.voters defines 2 voters (ids %d and %d): no controller failure is tolerated", [ids[0], ids[1]]),
+	"why": sprintf("controller.quorum.voters=%s defines 2 voters. A majority of 2 is 2, so losing either controller stops all metadata changes.", [raw]),
+	"fix": _static_fix,
+} if count(ids) == 2
+
+_static(raw, ids) := {
+	"message": sprintf("controller.quorum.voters defines %d voters: fewer than the %d required (quorum.min_voters)", [count(ids), _min_voters]),
+	"why": sprintf(
+		"controller.quorum.voters=%s defines %d voters, fewer than the %d the parameter quorum.min_voters requires. %s",
+		[raw, count(ids), _min_voters, _survives(count(ids))],
+	),
+	"fix": sprintf("List at least %d voters in controller.quorum.voters (or use a dynamic quorum).", [_min_voters]),
+} if count(ids) >= 3

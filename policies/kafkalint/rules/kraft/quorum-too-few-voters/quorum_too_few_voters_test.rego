@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["quorum-too-few-voters_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-too-few-voters"] as rule
 
@@ -11,9 +12,20 @@ _two := "1@controller-1:9093,2@controller-2:9093"
 
 _three := "1@controller-1:9093,2@controller-2:9093,3@controller-3:9093"
 
-_one_message := "controller.quorum.voters=1@controller-1:9093 defines a single voter (id 1): the quorum has no fault tolerance, so restarting, upgrading or losing that one controller stops all metadata changes; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)"
+_static_fix := "Run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)."
 
-_two_message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093 defines 2 voters (ids 1 and 2): a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 dedicated controllers and list all of them in controller.quorum.voters (or use a dynamic quorum)"
+# _one and _two are the findings at a voters line of one or two voters.
+_one_at(file, line) := result.explain(
+	t.finding(file, line, _key, "controller.quorum.voters defines a single voter (id 1): no controller failure is tolerated"),
+	"controller.quorum.voters=1@controller-1:9093 defines a single voter, so the quorum has no fault tolerance: restarting, upgrading or losing that one controller stops all metadata changes.",
+	_static_fix,
+)
+
+_two_at(file, line, raw) := result.explain(
+	t.finding(file, line, _key, "controller.quorum.voters defines 2 voters (ids 1 and 2): no controller failure is tolerated"),
+	sprintf("controller.quorum.voters=%s defines 2 voters. A majority of 2 is 2, so losing either controller stops all metadata changes.", [raw]),
+	_static_fix,
+)
 
 # _voter parses a well-formed entry {id}@{host}:{port} as the loader does.
 _voter(file, line, entry) := {
@@ -45,19 +57,18 @@ _broker(file, raw, line) := _with_voters(t.node(file, ["broker"], []), raw, line
 
 test_fail_single_voter if {
 	node := _controller("controller.properties", _one, 4)
-	rule.report == {t.finding("controller.properties", 4, _key, _one_message)} with input as t.cluster([node], [])
+	rule.report == {_one_at("controller.properties", 4)} with input as t.cluster([node], [])
 }
 
 test_fail_two_voters if {
 	node := _controller("controller.properties", _two, 6)
-	rule.report == {t.finding("controller.properties", 6, _key, _two_message)} with input as t.cluster([node], [])
+	rule.report == {_two_at("controller.properties", 6, _two)} with input as t.cluster([node], [])
 }
 
 test_fail_duplicate_ids_count_once if {
 	raw := "1@controller-1:9093,2@controller-2:9093,2@controller-3:9093"
 	node := _controller("controller.properties", raw, 6)
-	message := replace(_two_message, _two, raw)
-	rule.report == {t.finding("controller.properties", 6, _key, message)} with input as t.cluster([node], [])
+	rule.report == {_two_at("controller.properties", 6, raw)} with input as t.cluster([node], [])
 }
 
 test_fail_anchored_at_controller_not_repeating_brokers if {
@@ -66,7 +77,7 @@ test_fail_anchored_at_controller_not_repeating_brokers if {
 		_controller("controller.properties", _one, 4),
 		_broker("broker-2.properties", _one, 5),
 	]
-	rule.report == {t.finding("controller.properties", 4, _key, _one_message)} with input as t.cluster(nodes, [])
+	rule.report == {_one_at("controller.properties", 4)} with input as t.cluster(nodes, [])
 }
 
 test_fail_each_controller_states_the_set if {
@@ -76,8 +87,8 @@ test_fail_each_controller_states_the_set if {
 		_broker("broker.properties", _two, 5),
 	]
 	rule.report == {
-		t.finding("controller-1.properties", 4, _key, _two_message),
-		t.finding("controller-2.properties", 7, _key, _two_message),
+		_two_at("controller-1.properties", 4, _two),
+		_two_at("controller-2.properties", 7, _two),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -87,8 +98,8 @@ test_fail_brokers_only_reported_at_each_broker if {
 		_broker("broker-2.properties", _one, 8),
 	]
 	rule.report == {
-		t.finding("broker-1.properties", 3, _key, _one_message),
-		t.finding("broker-2.properties", 8, _key, _one_message),
+		_one_at("broker-1.properties", 3),
+		_one_at("broker-2.properties", 8),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -98,7 +109,7 @@ test_fail_brokers_reported_when_controller_voters_unknown if {
 		"settings": {_key: t.unknown_setting("controller.properties", _key, "${env:VOTERS}", 4)},
 	})
 	nodes := [controller, _broker("broker.properties", _one, 3)]
-	rule.report == {t.finding("broker.properties", 3, _key, _one_message)} with input as t.cluster(nodes, [])
+	rule.report == {_one_at("broker.properties", 3)} with input as t.cluster(nodes, [])
 }
 
 test_success_three_voters if {
@@ -177,15 +188,23 @@ _pool_source := "replicas of KafkaNodePool controller"
 
 test_fail_managed_single_controller if {
 	c := _with_controllers(t.cluster([_managed("kafka.yaml", ["controller", "broker"])], []), 1, "kafka.yaml", 8, _pool_source)
-	message := "the controller quorum has a single voter (replicas of KafkaNodePool controller: 1): the platform makes every controller a voter, so restarting, upgrading or losing that one controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers"
-	rule.report == {t.finding("kafka.yaml", 8, _key, message)} with input as c
+	finding := result.explain(
+		t.finding("kafka.yaml", 8, _key, "the controller quorum has a single voter: no controller failure is tolerated"),
+		"The platform makes every controller a voter, and it runs 1 controller (replicas of KafkaNodePool controller): restarting, upgrading or losing that one controller stops all metadata changes.",
+		"Run 3 or 5 controllers.",
+	)
+	rule.report == {finding} with input as c
 }
 
 test_fail_managed_two_controllers_reported_once if {
 	nodes := [_managed("kafka.yaml", ["controller"]), _managed("kafka.yaml", ["broker"])]
 	c := _with_controllers(t.cluster(nodes, []), 2, "kafka.yaml", 9, _pool_source)
-	message := "the controller quorum has 2 voters (replicas of KafkaNodePool controller: 2): the platform makes every controller a voter, a majority of 2 is 2, so losing either controller stops all metadata changes and no failure is tolerated; run 3 or 5 controllers"
-	rule.report == {t.finding("kafka.yaml", 9, _key, message)} with input as c
+	finding := result.explain(
+		t.finding("kafka.yaml", 9, _key, "the controller quorum has 2 voters: no controller failure is tolerated"),
+		"The platform makes every controller a voter, and it runs 2 controllers (replicas of KafkaNodePool controller). A majority of 2 is 2, so losing either controller stops all metadata changes.",
+		"Run 3 or 5 controllers.",
+	)
+	rule.report == {finding} with input as c
 }
 
 test_success_managed_three_controllers if {
@@ -214,8 +233,12 @@ test_success_managed_but_voters_stated_elsewhere if {
 # reports a quorum the default accepts, a looser one stays silent.
 test_fail_below_configured_minimum if {
 	node := _controller("controller.properties", _three, 5)
-	message := "controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093 defines 3 voters: fewer than the 5 required (parameter quorum.min_voters); a majority of 3 is 2, so it survives losing at most 1 of them; list at least 5 voters in controller.quorum.voters (or use a dynamic quorum)"
-	rule.report == {t.finding("controller.properties", 5, _key, message)} with input as t.cluster([node], [])
+	finding := result.explain(
+		t.finding("controller.properties", 5, _key, "controller.quorum.voters defines 3 voters: fewer than the 5 required (quorum.min_voters)"),
+		"controller.quorum.voters=1@controller-1:9093,2@controller-2:9093,3@controller-3:9093 defines 3 voters, fewer than the 5 the parameter quorum.min_voters requires. A majority of 3 is 2, so the quorum survives losing at most 1 of them.",
+		"List at least 5 voters in controller.quorum.voters (or use a dynamic quorum).",
+	)
+	rule.report == {finding} with input as t.cluster([node], [])
 		with data.kafkalint.params.quorum.min_voters as 5
 }
 
@@ -227,8 +250,12 @@ test_success_at_configured_minimum if {
 
 test_fail_managed_below_configured_minimum if {
 	c := _with_controllers(t.cluster([_managed("kafka.yaml", ["controller"])], []), 3, "kafka.yaml", 9, _pool_source)
-	message := "the controller quorum has 3 voters (replicas of KafkaNodePool controller: 3): fewer than the 5 required (parameter quorum.min_voters); the platform makes every controller a voter and a majority of 3 is 2, so it survives losing at most 1 of them; run at least 5 controllers"
-	rule.report == {t.finding("kafka.yaml", 9, _key, message)} with input as c with data.kafkalint.params.quorum.min_voters as 5
+	finding := result.explain(
+		t.finding("kafka.yaml", 9, _key, "the controller quorum has 3 voters: fewer than the 5 required (quorum.min_voters)"),
+		"The platform makes every controller a voter, and it runs 3 controllers (replicas of KafkaNodePool controller), fewer than the 5 the parameter quorum.min_voters requires. A majority of 3 is 2, so the quorum survives losing at most 1 of them.",
+		"Run at least 5 controllers.",
+	)
+	rule.report == {finding} with input as c with data.kafkalint.params.quorum.min_voters as 5
 }
 
 # Built with the loader (kafkalint.parse), not fixtures: a single voter.
@@ -251,7 +278,7 @@ test_success_zookeeper_mode_leftover_voters if {
 # Migrating to KRaft, the ZooKeeper broker reaches the KRaft quorum with it.
 test_fail_zookeeper_broker_migrating_to_kraft if {
 	node := _with_voters(t.with_settings(t.node("server.properties", [], [["zookeeper.connect", "zk-1:2181", 1]]), [["zookeeper.metadata.migration.enable", "true", 2]]), _one, 4)
-	rule.report == {t.finding("server.properties", 4, _key, _one_message)} with input as t.cluster([node], [])
+	rule.report == {_one_at("server.properties", 4)} with input as t.cluster([node], [])
 }
 
 # Built with the loader: a ZooKeeper-mode broker with a leftover single voter.

@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["quorum-voters-malformed_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["quorum-voters-malformed"] as rule
 
@@ -30,9 +31,23 @@ _with_voters(node, line, voters) := object.union(node, {
 	"settings": {_key: t.setting(node.file, _key, concat(",", [v.raw | some v in voters]), line)},
 })
 
-_malformed(raw, error) := sprintf(
-	"controller.quorum.voters entry %q is malformed (%s): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
-	[raw, error],
+_malformed_fix := "Write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)."
+
+# _malformed is the finding at file:line about the entry raw that does not
+# parse; short is the message's (cut) text of entry and error.
+_malformed(file, line, raw, error, short) := result.explain(
+	t.finding(file, line, _key, sprintf("controller.quorum.voters entry %s", [short])),
+	sprintf("controller.quorum.voters entry %q is malformed (%s). Kafka parses the whole voter list when it loads the configuration and refuses to start the node.", [raw, error]),
+	_malformed_fix,
+)
+
+_duplicate(file, line, id, entries, last) := result.explain(
+	t.finding(file, line, _key, sprintf("controller.quorum.voters lists voter id %d in %d entries: Kafka keeps only the last", [id, count(entries)])),
+	sprintf(
+		"controller.quorum.voters lists voter id %d in %d entries (%s). Kafka raises no error and silently keeps only the last one (%s), so the quorum has fewer voters than the file shows and the other hosts are never used.",
+		[id, count(entries), concat(", ", entries), last],
+	),
+	"Give every controller its own node.id and list each id once.",
 )
 
 test_fail_malformed_wildcard_and_duplicate if {
@@ -45,30 +60,14 @@ test_fail_malformed_wildcard_and_duplicate if {
 		_bad(file, 4, "x@controller-4:9093", "voter id \"x\" is not an integer"),
 	])
 	rule.report == {
-		{
-			"message": "controller.quorum.voters entry \"2@controller-2\" is malformed (\"controller-2\" has no port): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
-			"key": _key,
-			"location": {"file": file, "line": 4, "column": 1},
-			"related": [],
-		},
-		{
-			"message": "controller.quorum.voters entry \"x@controller-4:9093\" is malformed (voter id \"x\" is not an integer): Kafka parses the whole voter list when it loads the configuration and refuses to start the node; write every entry as {id}@{host}:{port}, for example 1@controller-1:9093 (IPv6 hosts in brackets: 1@[::1]:9093)",
-			"key": _key,
-			"location": {"file": file, "line": 4, "column": 1},
-			"related": [],
-		},
-		{
-			"message": "controller.quorum.voters entry \"3@0.0.0.0:9093\" uses host 0.0.0.0: the value passes config parsing, but the node fails to start with \"Host string (0.0.0.0) is not routeable\" because every broker and controller must connect to voter 3 at that address; use a host name or address of that controller that every node can reach",
-			"key": _key,
-			"location": {"file": file, "line": 4, "column": 1},
-			"related": [],
-		},
-		{
-			"message": "controller.quorum.voters lists voter id 1 in 2 entries (1@controller-1:9093, 1@controller-3:9093): Kafka raises no error and silently keeps only the last one (1@controller-3:9093), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",
-			"key": _key,
-			"location": {"file": file, "line": 4, "column": 1},
-			"related": [],
-		},
+		_malformed(file, 4, "2@controller-2", "\"controller-2\" has no port", "\"2@controller-2\": \"controller-2\" has no port"),
+		_malformed(file, 4, "x@controller-4:9093", "voter id \"x\" is not an integer", "\"x@controller-4:9093\": voter id \"x\" is not an integer"),
+		result.explain(
+			t.finding(file, 4, _key, "controller.quorum.voters entry \"3@0.0.0.0:9093\" uses host 0.0.0.0: Kafka refuses to start the node"),
+			"controller.quorum.voters entry \"3@0.0.0.0:9093\" passes config parsing, but the node fails to start with \"Host string (0.0.0.0) is not routeable\": every broker and controller must connect to voter 3 at that address.",
+			"Give voter 3 a host name or address of that controller that every node can reach.",
+		),
+		_duplicate(file, 4, 1, ["1@controller-1:9093", "1@controller-3:9093"], "1@controller-3:9093"),
 	} with input as t.cluster([node], [])
 }
 
@@ -79,16 +78,13 @@ test_fail_duplicate_reported_once_per_id if {
 		_voter(file, 7, 2, "controller-2", 9093),
 		_voter(file, 7, 2, "controller-3", 9093),
 	])
-	rule.report == {t.finding(
-		file, 7, _key,
-		"controller.quorum.voters lists voter id 2 in 3 entries (2@controller-1:9093, 2@controller-2:9093, 2@controller-3:9093): Kafka raises no error and silently keeps only the last one (2@controller-3:9093), so the quorum has fewer voters than the file shows and the other hosts are never used; give every controller its own node.id and list each id once",
-	)} with input as t.cluster([node], [])
+	rule.report == {_duplicate(file, 7, 2, ["2@controller-1:9093", "2@controller-2:9093", "2@controller-3:9093"], "2@controller-3:9093")} with input as t.cluster([node], [])
 }
 
 test_fail_on_zookeeper_mode_node_that_sets_the_key if {
 	file := "server.properties"
 	node := _with_voters(t.node(file, [], []), 2, [_bad(file, 2, "1@controller-1:99999", "port 99999 is out of range")])
-	rule.report == {t.finding(file, 2, _key, _malformed("1@controller-1:99999", "port 99999 is out of range"))} with input as t.cluster([node], [])
+	rule.report == {_malformed(file, 2, "1@controller-1:99999", "port 99999 is out of range", "\"1@controller-1:99999\": port 99999 is out of range")} with input as t.cluster([node], [])
 }
 
 test_fail_two_malformed_entries_are_not_a_duplicate_id if {
@@ -98,9 +94,22 @@ test_fail_two_malformed_entries_are_not_a_duplicate_id if {
 		_bad(file, 3, "controller-2:9093", "entry is not in the form {id}@{host}:{port}"),
 	])
 	rule.report == {
-		t.finding(file, 3, _key, _malformed("controller-1:9093", "entry is not in the form {id}@{host}:{port}")),
-		t.finding(file, 3, _key, _malformed("controller-2:9093", "entry is not in the form {id}@{host}:{port}")),
+		_malformed(file, 3, "controller-1:9093", "entry is not in the form {id}@{host}:{port}", "\"controller-1:9093\": entry is not in the form {id}@{host}:{port}"),
+		_malformed(file, 3, "controller-2:9093", "entry is not in the form {id}@{host}:{port}", "\"controller-2:9093\": entry is not in the form {id}@{host}:{port}"),
 	} with input as t.cluster([node], [])
+}
+
+# A long entry and a long error are cut in the message, quoted whole in the why.
+test_fail_long_entry_cut_in_the_message if {
+	file := "controller.properties"
+	host := "controller-1.a-very-long-subdomain.of-the-orders-team.example.com"
+	raw := sprintf("1@%s", [host])
+	error := sprintf("%q has no port", [host])
+	node := _with_voters(t.node(file, ["controller"], []), 4, [_bad(file, 4, raw, error)])
+	short := "\"1@controller-1.a-very-long-subdomain.of-…: \"controller-1.a-very-long-subdomain.of-the-o…"
+	rule.report == {_malformed(file, 4, raw, error, short)} with input as t.cluster([node], [])
+	some f in rule.report with input as t.cluster([node], [])
+	count(f.message) <= 120
 }
 
 test_success_well_formed if {

@@ -20,6 +20,10 @@
 #   applies_to: [controller]
 #   keys: [node.id, broker.id, controller.quorum.voters, controller.listener.names, listeners, advertised.listeners]
 #   since: unreleased
+#   fix: |
+#     Make every voter entry for the controller's id point at its controller
+#     listener (its advertised host:port, else the bound one), with the same
+#     voter list on every node.
 package kafkalint.rules.kraft["voter-endpoint-mismatch"]
 
 import data.kafkalint.lib.cluster
@@ -38,7 +42,12 @@ import data.kafkalint.lib.result
 # from listeners (KFK3015) are silent. One finding per controller, at its
 # controller listener line (advertised, else bound), with every mismatching
 # voter entry as related.
-report contains result.fail_related(anchor, message, related) if {
+#
+# The message names the id and one mismatching endpoint (a host is cut to
+# fit: an entry is part of a value, which the engine does not cut); the why
+# gives the controller's listeners and every mismatching entry with its
+# files, the fix the endpoint to use.
+report contains result.explain(result.fail_related(anchor, message, related), why, fix) if {
 	some node in input.nodes
 	node.is_controller
 	cluster.has_id(node)
@@ -50,11 +59,25 @@ report contains result.fail_related(anchor, message, related) if {
 	count(mismatches) > 0
 	anchor := _anchor(node, endpoints[0])
 	related := sort({m.location | some m in mismatches})
-	message := sprintf(
-		"controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s: Kafka starts (it checks no voter entry against a listener), but the quorum may not form, since the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
-		[node.id, concat(", ", [l.raw | some l in endpoints]), anchor.key, node.id, _mismatches_text(mismatches), node.id, _target(endpoints[0])],
+	endpoints_wrong := sort({m.endpoint | some m in mismatches})
+	message := sprintf("voter entry %d@%s%s does not reach controller %d's quorum listener", [node.id, _cut(endpoints_wrong[0], 50), _more(count(endpoints_wrong) - 1), node.id])
+	why := sprintf(
+		"Controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s. Kafka starts (it checks no voter entry against a listener), but the quorum may not form: the nodes using that entry cannot reach this controller, votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority.",
+		[node.id, concat(", ", [l.raw | some l in endpoints]), anchor.key, node.id, _mismatches_text(mismatches)],
 	)
+	fix := sprintf("Make every voter entry for %d point at %s (the same voter list on every node).", [node.id, _target(endpoints[0])])
 }
+
+_more(0) := ""
+
+_more(1) := " (and 1 other endpoint)"
+
+_more(n) := sprintf(" (and %d other endpoints)", [n]) if n > 1
+
+# _cut shortens text to at most n characters, with "…" where it is cut.
+_cut(text, n) := text if count(text) <= n
+
+_cut(text, n) := concat("", [substring(text, 0, n - 1), "…"]) if count(text) > n
 
 # _mismatches are the voter entries (one per node that lists the id) that
 # match none of the controller's listeners.

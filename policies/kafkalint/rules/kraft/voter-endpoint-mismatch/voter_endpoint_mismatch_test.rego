@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["voter-endpoint-mismatch_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["voter-endpoint-mismatch"] as rule
 
@@ -19,34 +20,36 @@ _ok(n) := _controller(n, _voters, sprintf("CONTROLLER://c%d.example.com:9093", [
 
 _broker(file, voters) := t.with_voters(t.with_id(t.node(file, ["broker"], []), 4, 2), voters, 3)
 
-_tail(id, target) := sprintf(
-	"Kafka starts (it checks no voter entry against a listener), but the quorum may not form, since the nodes using that entry cannot reach this controller (votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority); make every voter entry for %d point at %s (the same voter list on every node)",
-	[id, target],
+# _finding is the finding at the controller's listener line.
+_finding(file, line, key, id, entry, listeners, mismatches, target, related) := result.explain(
+	t.finding_related(file, line, key, sprintf("voter entry %d@%s does not reach controller %d's quorum listener", [id, entry, id]), related),
+	sprintf(
+		"Controller %d serves the quorum at %s (%s), but controller.quorum.voters gives voter %d as %s. Kafka starts (it checks no voter entry against a listener), but the quorum may not form: the nodes using that entry cannot reach this controller, votes and metadata fetches fail at runtime, and one more controller down costs the quorum its majority.",
+		[id, listeners, key, id, mismatches],
+	),
+	sprintf("Make every voter entry for %d point at %s (the same voter list on every node).", [id, target]),
 )
 
 test_fail_controller_listens_on_another_port if {
 	nodes := [_ok(1), _controller(2, _voters, "CONTROLLER://c2.example.com:9094"), _ok(3), _broker("b4.properties", _voters)]
-	message := concat("", [
-		"controller 2 serves the quorum at CONTROLLER://c2.example.com:9094 (listeners), but controller.quorum.voters gives voter 2 as c2.example.com:9093 in b4.properties, c1.properties, c2.properties, c3.properties: ",
-		_tail(2, "c2.example.com:9094"),
-	])
-	rule.report == {t.finding_related("c2.properties", 4, "listeners", message, [
-		["b4.properties", 3],
-		["c1.properties", 3],
-		["c2.properties", 3],
-		["c3.properties", 3],
-	])} with input as t.cluster(nodes, [])
+	finding := _finding(
+		"c2.properties", 4, "listeners", 2, "c2.example.com:9093", "CONTROLLER://c2.example.com:9094",
+		"c2.example.com:9093 in b4.properties, c1.properties, c2.properties, c3.properties", "c2.example.com:9094",
+		[["b4.properties", 3], ["c1.properties", 3], ["c2.properties", 3], ["c3.properties", 3]],
+	)
+	rule.report == {finding} with input as t.cluster(nodes, [])
 }
 
 test_fail_one_node_lists_a_wrong_host_anchored_at_advertised if {
 	wrong := "1@c1.example.com:9093,2@c3.example.com:9093,3@c3.example.com:9093"
 	c2 := t.with_advertised(_controller(2, _voters, "CONTROLLER://0.0.0.0:9093"), "CONTROLLER://c2.example.com:9093", 6)
 	nodes := [_ok(1), c2, _ok(3), _broker("b4.properties", wrong)]
-	message := concat("", [
-		"controller 2 serves the quorum at CONTROLLER://c2.example.com:9093 (advertised.listeners), but controller.quorum.voters gives voter 2 as c3.example.com:9093 in b4.properties: ",
-		_tail(2, "c2.example.com:9093"),
-	])
-	rule.report == {t.finding_related("c2.properties", 6, "advertised.listeners", message, [["b4.properties", 3]])} with input as t.cluster(nodes, [])
+	finding := _finding(
+		"c2.properties", 6, "advertised.listeners", 2, "c3.example.com:9093", "CONTROLLER://c2.example.com:9093",
+		"c3.example.com:9093 in b4.properties", "c2.example.com:9093",
+		[["b4.properties", 3]],
+	)
+	rule.report == {finding} with input as t.cluster(nodes, [])
 }
 
 test_fail_wildcard_listener_compares_the_port if {
@@ -55,16 +58,33 @@ test_fail_wildcard_listener_compares_the_port if {
 		t.with_listeners(t.with_voters(t.with_id(t.node("server.properties", ["broker", "controller"], []), 1, 2), voters, 3), "PLAINTEXT://:9092,CONTROLLER://:9093", 4),
 		"CONTROLLER", 5,
 	)
-	message := concat("", [
-		"controller 1 serves the quorum at CONTROLLER://:9093 (listeners), but controller.quorum.voters gives voter 1 as kafka-1.example.com:9092 in server.properties: ",
-		_tail(1, "port 9093 of this controller's host"),
-	])
-	rule.report == {t.finding_related("server.properties", 4, "listeners", message, [["server.properties", 3]])} with input as t.cluster([node], [])
+	finding := _finding(
+		"server.properties", 4, "listeners", 1, "kafka-1.example.com:9092", "CONTROLLER://:9093",
+		"kafka-1.example.com:9092 in server.properties", "port 9093 of this controller's host",
+		[["server.properties", 3]],
+	)
+	rule.report == {finding} with input as t.cluster([node], [])
 }
 
 test_fail_last_entry_of_a_repeated_id_counts if {
 	nodes := [_ok(1), _broker("b4.properties", "1@c1.example.com:9093,1@c9.example.com:9093")]
 	{[f.location.file, f.related] | some f in rule.report} == {["c1.properties", [{"file": "b4.properties", "line": 3, "column": 1}]]} with input as t.cluster(nodes, [])
+}
+
+# Several wrong endpoints: the message names the first and counts the
+# others, the why lists each with its files.
+test_fail_several_wrong_endpoints if {
+	nodes := [
+		_controller(1, "1@c1.example.com:9094", "CONTROLLER://c1.example.com:9093"),
+		_broker("b4.properties", "1@c1.example.com:9095"),
+		_broker("b5.properties", "1@c1.example.com:9096"),
+	]
+	finding := _finding(
+		"c1.properties", 4, "listeners", 1, "c1.example.com:9094 (and 2 other endpoints)", "CONTROLLER://c1.example.com:9093",
+		"c1.example.com:9094 in c1.properties; c1.example.com:9095 in b4.properties; c1.example.com:9096 in b5.properties", "c1.example.com:9093",
+		[["b4.properties", 3], ["b5.properties", 3], ["c1.properties", 3]],
+	)
+	rule.report == {finding} with input as t.cluster(nodes, [])
 }
 
 test_success_matching_entries if {

@@ -20,6 +20,9 @@
 #   applies_to: [broker, controller]
 #   keys: [controller.quorum.voters]
 #   since: unreleased
+#   fix: |
+#     Decide on the real voters and copy one voter list to every node of the
+#     cluster.
 package kafkalint.rules.kraft["voter-sets-disagree"]
 
 import data.kafkalint.lib.cluster
@@ -43,24 +46,37 @@ _parties := [party |
 # The parties are analysed once, and the majority's files named once.
 _d := cluster.disagreement(_parties)
 
-report contains result.fail_nearest(party.setting, message, cluster.nearest(_d, i)) if {
+# The message says how the set differs, briefly; the why quotes it, the
+# other set and the other files (the nearest are also the related
+# locations).
+report contains result.explain(result.fail_nearest(party.setting, text.message, cluster.nearest(_d, i)), text.why, text.fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
-	message := _message(party, i)
+	text := _text(party, i)
 }
 
-_message(party, _) := sprintf(
-	"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s; Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so this node can fail to reach the leader or the controllers can fail to agree on a majority; copy one voter list to every node of the cluster",
-	[party.setting.raw, cluster.voter_text(reference), _majority_size, _majority_files, _difference(party.value, reference)],
-) if {
+_cross := "Kafka checks nothing across nodes: each broker and controller finds the leader and each controller counts votes with its own list"
+
+_text(party, _) := {
+	"message": sprintf("controller.quorum.voters differs from %s: it %s", [_majority_size, _short_difference(party.value, reference)]),
+	"why": sprintf(
+		"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s. %s, so this node can fail to reach the leader or the controllers can fail to agree on a majority.",
+		[party.setting.raw, cluster.voter_text(reference), _majority_size, _majority_files, _difference(party.value, reference), _cross],
+	),
+	"fix": "Copy one voter list to every node of the cluster.",
+} if {
 	reference := _d.majority[0].value
 }
 
-_message(party, i) := sprintf(
-	"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
-	[party.setting.raw, count(_d.groups), cluster.other_files(_d, i)],
-) if {
+_text(party, i) := {
+	"message": sprintf("controller.quorum.voters is one of %d different voter sets, none listed by a majority of the nodes", [count(_d.groups)]),
+	"why": sprintf(
+		"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them. %s, so nodes can fail to reach the leader or the controllers can fail to agree on a majority.",
+		[party.setting.raw, count(_d.groups), cluster.other_files(_d, i), _cross],
+	),
+	"fix": "Decide on the real voters and copy one voter list to every node of the cluster.",
+} if {
 	count(_d.majority) == 0
 }
 
@@ -99,3 +115,30 @@ _moved(own, reference) := concat(", ", [sprintf("gives voter %d as %s:%d instead
 ])
 
 _ids_text(ids) := concat(", ", [sprintf("%d", [id]) | some id in sort(ids)])
+
+# _short_difference is _difference for the message: the ids that differ,
+# a few of each kind (_ids_capped), or only their count when that is still too
+# long for the message.
+_short_difference(own, reference) := d if {
+	d := concat(", ", [p |
+		some p in [
+			_kind("lists voter", {id | some id, _ in own; not reference[id]}),
+			_kind("omits voter", {id | some id, _ in reference; not own[id]}),
+			_kind("gives another endpoint to voter", {id | some id, v in own; reference[id]; v != reference[id]}),
+		]
+		p != ""
+	])
+	count(d) <= 55
+} else := sprintf("disagrees on %d voters", [count(_differing_ids(own, reference))])
+
+_differing_ids(own, reference) := {id | some id, v in own; object.get(reference, id, null) != v} | {id | some id, _ in reference; not own[id]}
+
+_kind(_, ids) := "" if count(ids) == 0
+
+_kind(what, ids) := sprintf("%s %s", [what, _ids_capped(sort(ids))]) if count(ids) > 0
+
+# _ids_capped names up to four ids (a fourth costs no more than "and 1
+# more"), else three and how many more.
+_ids_capped(ids) := _ids_text(ids) if count(ids) <= 4
+
+_ids_capped(ids) := sprintf("%s and %d more", [_ids_text(array.slice(ids, 0, 3)), count(ids) - 3]) if count(ids) > 4

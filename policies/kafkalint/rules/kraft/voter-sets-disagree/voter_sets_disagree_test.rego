@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["voter-sets-disagree_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["voter-sets-disagree"] as rule
 
@@ -7,7 +8,18 @@ _key := "controller.quorum.voters"
 
 _three := "1@c1:9093,2@c2:9093,3@c3:9093"
 
-_tail := "Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so this node can fail to reach the leader or the controllers can fail to agree on a majority; copy one voter list to every node of the cluster"
+_cross := "Kafka checks nothing across nodes: each broker and controller finds the leader and each controller counts votes with its own list"
+
+# _odd is the finding at the list of the odd node out: short is the
+# message's difference, difference the why's.
+_odd(file, line, raw, reference, majority, files, short, difference, related) := result.explain(
+	t.finding_related(file, line, _key, sprintf("controller.quorum.voters differs from %s: it %s", [majority, short]), related),
+	sprintf(
+		"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s. %s, so this node can fail to reach the leader or the controllers can fail to agree on a majority.",
+		[raw, reference, majority, files, difference, _cross],
+	),
+	"Copy one voter list to every node of the cluster.",
+)
 
 _controller(file, raw) := t.with_voters(t.node(file, ["controller"], []), raw, 4)
 
@@ -21,11 +33,12 @@ test_fail_odd_one_out_lists_another_voter if {
 		_controller("c2.properties", _three),
 		_controller("c3.properties", "1@c1:9093,2@c2:9093,4@c4:9093"),
 	]
-	message := concat("", [
-		"controller.quorum.voters=1@c1:9093,2@c2:9093,4@c4:9093 differs from the voter set 1@c1:9093,2@c2:9093,3@c3:9093 that the other 2 nodes (c1.properties, c2.properties) list: it lists voter 4, omits voter 3; ",
-		_tail,
-	])
-	rule.report == {t.finding_related("c3.properties", 4, _key, message, [_at("c1.properties", 4), _at("c2.properties", 4)])} with input as t.cluster(nodes, [])
+	finding := _odd(
+		"c3.properties", 4, "1@c1:9093,2@c2:9093,4@c4:9093", _three, "the other 2 nodes", "c1.properties, c2.properties",
+		"lists voter 4, omits voter 3", "lists voter 4, omits voter 3",
+		[_at("c1.properties", 4), _at("c2.properties", 4)],
+	)
+	rule.report == {finding} with input as t.cluster(nodes, [])
 }
 
 test_fail_endpoint_of_a_voter_differs if {
@@ -35,11 +48,12 @@ test_fail_endpoint_of_a_voter_differs if {
 		_controller("c2.properties", _three),
 		_controller("c3.properties", _three),
 	]
-	message := concat("", [
-		"controller.quorum.voters=1@c1:9093,2@c2:9095,3@c3:9093 differs from the voter set 1@c1:9093,2@c2:9093,3@c3:9093 that the other 3 nodes (c1.properties, c2.properties, c3.properties) list: it gives voter 2 as c2:9095 instead of c2:9093; ",
-		_tail,
-	])
-	rule.report == {t.finding_related("b1.properties", 6, _key, message, [_at("c1.properties", 4), _at("c2.properties", 4), _at("c3.properties", 4)])} with input as t.cluster(nodes, [])
+	finding := _odd(
+		"b1.properties", 6, "1@c1:9093,2@c2:9095,3@c3:9093", _three, "the other 3 nodes", "c1.properties, c2.properties, c3.properties",
+		"gives another endpoint to voter 2", "gives voter 2 as c2:9095 instead of c2:9093",
+		[_at("c1.properties", 4), _at("c2.properties", 4), _at("c3.properties", 4)],
+	)
+	rule.report == {finding} with input as t.cluster(nodes, [])
 }
 
 test_fail_no_majority_reports_each if {
@@ -48,8 +62,8 @@ test_fail_no_majority_reports_each if {
 		_controller("c2.properties", "1@c1:9093,2@c2:9093"),
 	]
 	rule.report == {
-		t.finding_related("c1.properties", 4, _key, _no_majority("1@c1:9093,2@c2:9093,3@c3:9093", "c2.properties"), [_at("c2.properties", 4)]),
-		t.finding_related("c2.properties", 4, _key, _no_majority("1@c1:9093,2@c2:9093", "c1.properties"), [_at("c1.properties", 4)]),
+		_no_majority("c1.properties", "1@c1:9093,2@c2:9093,3@c3:9093", "c2.properties"),
+		_no_majority("c2.properties", "1@c1:9093,2@c2:9093", "c1.properties"),
 	} with input as t.cluster(nodes, [])
 }
 
@@ -62,6 +76,19 @@ test_fail_two_odd_ones_out if {
 		_broker("b2.properties", "1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093"),
 	]
 	{f.location.file | some f in rule.report} == {"b1.properties", "b2.properties"} with input as t.cluster(nodes, [])
+}
+
+# Many differing ids: the message caps them, and counts them when even that
+# is too long; the why says each difference.
+test_fail_many_differences_are_cut_in_the_message if {
+	odd_many := "1@c1:9093,2@c2:9093,3@c3:9093,4@c4:9093,5@c5:9093,6@c6:9093,7@c7:9093,8@c8:9093"
+	odd_all := "1@c1:9094,2@c2:9094,3@c3:9094,8@c8:9093,9@c9:9093"
+	nodes := [_controller("c1.properties", _three), _controller("c2.properties", _three), _controller("c3.properties", _three), _broker("b1.properties", odd_many), _broker("b2.properties", odd_all)]
+	messages := {f.location.file: f.message | some f in rule.report} with input as t.cluster(nodes, [])
+	messages == {
+		"b1.properties": "controller.quorum.voters differs from the other 3 nodes: it lists voter 4, 5, 6 and 2 more",
+		"b2.properties": "controller.quorum.voters differs from the other 3 nodes: it disagrees on 5 voters",
+	}
 }
 
 test_success_same_set_written_differently if {
@@ -103,9 +130,13 @@ test_success_single_node if {
 	count(rule.report) == 0 with input as t.cluster([_controller("c1.properties", "1@c1:9093")], [])
 }
 
-_no_majority(raw, other) := sprintf(
-	"controller.quorum.voters=%s is one of 2 different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them: Kafka checks nothing across nodes, each broker and controller finds the leader and each controller counts votes with its own list, so nodes can fail to reach the leader or the controllers can fail to agree on a majority; decide on the real voters and copy one voter list to every node of the cluster",
-	[raw, other],
+_no_majority(file, raw, other) := result.explain(
+	t.finding_related(file, 4, _key, "controller.quorum.voters is one of 2 different voter sets, none listed by a majority of the nodes", [_at(other, 4)]),
+	sprintf(
+		"controller.quorum.voters=%s is one of 2 different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them. %s, so nodes can fail to reach the leader or the controllers can fail to agree on a majority.",
+		[raw, other, _cross],
+	),
+	"Decide on the real voters and copy one voter list to every node of the cluster.",
 )
 
 # Built with the loader (kafkalint.parse), not fixtures: two brokers list different voters.

@@ -19,6 +19,9 @@
 #   applies_to: [controller]
 #   keys: [controller.quorum.voters, broker.rack]
 #   since: unreleased
+#   fix: |
+#     Run each controller on its own machine, and spread the controllers over
+#     racks or availability zones where you have them.
 package kafkalint.rules.kraft["voters-share-failure-domain"]
 
 import data.kafkalint.lib.cluster
@@ -34,8 +37,13 @@ import data.kafkalint.lib.result
 # without a config file have no known rack. Only static voter sets are
 # checked: a dynamic quorum's voters are not in the files.
 
+# The message names the voters (a few), the host or rack (cut to fit: a
+# host is part of a value, which the engine does not cut) and how many
+# voters losing it removes; the why quotes the value and says what that
+# costs the quorum.
+
 # Voters on one host.
-report contains result.fail(setting, message) if {
+report contains result.explain(result.fail(setting, message), why, fix) if {
 	some i in cluster.quorum_anchors(input.nodes)
 	node := input.nodes[i]
 	setting := node.settings["controller.quorum.voters"]
@@ -46,14 +54,16 @@ report contains result.fail(setting, message) if {
 	count(g.indexes) > 1
 	host := g.value
 	ids := sort({host_list[k].id | some k in g.indexes})
-	message := sprintf(
-		"controller.quorum.voters=%s puts voters %s on one host (%s): %s; run each controller on its own machine (and, where you have them, in its own rack or availability zone)",
+	message := sprintf("quorum voters %s share host %s: losing it removes %d of the %d voters", [_ids_capped(ids), _cut(host, 40), count(ids), count(voters)])
+	why := sprintf(
+		"controller.quorum.voters=%s puts voters %s on one host (%s). %s.",
 		[setting.raw, _ids_text(ids), host, _impact(count(ids), count(voters), "that machine")],
 	)
+	fix := "Run each controller on its own machine (and, where you have them, in its own rack or availability zone)."
 }
 
 # Voters whose configs give one broker.rack.
-report contains result.fail_related(setting, message, related) if {
+report contains result.explain(result.fail_related(setting, message, related), why, fix) if {
 	some i in cluster.quorum_anchors(input.nodes)
 	node := input.nodes[i]
 	setting := node.settings["controller.quorum.voters"]
@@ -66,10 +76,12 @@ report contains result.fail_related(setting, message, related) if {
 	rack := g.value
 	ids := sort({rack_list[k].id | some k in g.indexes})
 	related := sort({racks[id].location | some id in ids})
-	message := sprintf(
-		"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs): %s; spread the controllers over racks or availability zones",
+	message := sprintf("quorum voters %s share broker.rack=%s: losing it removes %d of the %d voters", [_ids_capped(ids), _cut(rack, 40), count(ids), count(voters)])
+	why := sprintf(
+		"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs). %s.",
 		[setting.raw, _ids_text(ids), rack, _impact(count(ids), count(voters), "that rack")],
 	)
+	fix := "Spread the controllers over racks or availability zones."
 }
 
 # _rack is the explicit broker.rack of the one controller config with id.
@@ -90,18 +102,29 @@ _nodes_by_id := {g.value: g.indexes | some g in cluster.groups([{"value": object
 
 _ids_text(ids) := concat(", ", [sprintf("%d", [id]) | some id in ids])
 
+# _ids_capped names up to four ids (a fourth costs no more than "and 1
+# more"), else three and how many more.
+_ids_capped(ids) := _ids_text(ids) if count(ids) <= 4
+
+_ids_capped(ids) := sprintf("%s and %d more", [_ids_text(array.slice(ids, 0, 3)), count(ids) - 3]) if count(ids) > 4
+
+# _cut shortens text to at most n characters, with "…" where it is cut.
+_cut(text, n) := text if count(text) <= n
+
+_cut(text, n) := concat("", [substring(text, 0, n - 1), "…"]) if count(text) > n
+
 # _majority is the number of voters a quorum of n needs.
 _majority(n) := floor(n / 2) + 1
 
 # _impact says what losing the shared domain does to a quorum of n voters.
-_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters, fewer than the majority of %d remain, and all metadata changes stop", [domain, k, n, _majority(n)]) if {
+_impact(k, n, domain) := sprintf("Losing %s removes %d of the %d voters, fewer than the majority of %d remain, and all metadata changes stop", [domain, k, n, _majority(n)]) if {
 	n - k < _majority(n)
 }
 
-_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters and leaves the quorum unable to survive any further controller failure", [domain, k, n]) if {
+_impact(k, n, domain) := sprintf("Losing %s removes %d of the %d voters and leaves the quorum unable to survive any further controller failure", [domain, k, n]) if {
 	n - k == _majority(n)
 }
 
-_impact(k, n, domain) := sprintf("losing %s removes %d of the %d voters at once, more of the quorum's failure budget than one failure should take", [domain, k, n]) if {
+_impact(k, n, domain) := sprintf("Losing %s removes %d of the %d voters at once, more of the quorum's failure budget than one failure should take", [domain, k, n]) if {
 	n - k > _majority(n)
 }

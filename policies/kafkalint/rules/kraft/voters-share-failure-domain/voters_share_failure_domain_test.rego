@@ -1,5 +1,6 @@
 package kafkalint.rules.kraft["voters-share-failure-domain_test"]
 
+import data.kafkalint.lib.result
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.kraft["voters-share-failure-domain"] as rule
 
@@ -12,44 +13,60 @@ _controller(n, voters, rack) := t.with_settings(
 
 _plain(n, voters) := t.with_voters(t.with_id(t.node(sprintf("c%d.properties", [n]), ["controller"], []), n, 2), voters, 3)
 
-_host_message(raw, ids, host, impact) := sprintf(
-	"controller.quorum.voters=%s puts voters %s on one host (%s): %s; run each controller on its own machine (and, where you have them, in its own rack or availability zone)",
-	[raw, ids, host, impact],
+_host_finding(file, raw, ids, host, k, n, impact) := result.explain(
+	t.finding(file, 3, _key, sprintf("quorum voters %s share host %s: losing it removes %d of the %d voters", [ids, host, k, n])),
+	sprintf("controller.quorum.voters=%s puts voters %s on one host (%s). %s.", [raw, ids, host, impact]),
+	"Run each controller on its own machine (and, where you have them, in its own rack or availability zone).",
 )
 
-_rack_message(raw, ids, rack, impact) := sprintf(
-	"controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs): %s; spread the controllers over racks or availability zones",
-	[raw, ids, rack, impact],
+_rack_finding(file, raw, ids, rack, k, n, impact, related) := result.explain(
+	t.finding_related(file, 3, _key, sprintf("quorum voters %s share broker.rack=%s: losing it removes %d of the %d voters", [ids, rack, k, n]), related),
+	sprintf("controller.quorum.voters=%s has voters %s in one rack (broker.rack=%s in their configs). %s.", [raw, ids, rack, impact]),
+	"Spread the controllers over racks or availability zones.",
 )
 
 test_fail_two_of_three_voters_on_one_host if {
 	raw := "1@kafka-a.example.com:9093,2@KAFKA-A.example.com:9094,3@kafka-b.example.com:9093"
-	message := _host_message(raw, "1, 2", "kafka-a.example.com", "losing that machine removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
-	rule.report == {t.finding("c1.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw)], [])
+	finding := _host_finding("c1.properties", raw, "1, 2", "kafka-a.example.com", 2, 3, "Losing that machine removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
+	rule.report == {finding} with input as t.cluster([_plain(1, raw)], [])
 }
 
 test_fail_every_controller_states_it_brokers_do_not if {
 	raw := "1@localhost:9093,2@127.0.0.1:9094,3@localhost:9095"
 	broker := t.with_voters(t.with_id(t.node("b4.properties", ["broker"], []), 4, 2), raw, 3)
-	message := _host_message(raw, "1, 2, 3", "localhost", "losing that machine removes 3 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
-	rule.report == {t.finding("c1.properties", 3, _key, message), t.finding("c2.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw), _plain(2, raw), broker], [])
+	impact := "Losing that machine removes 3 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop"
+	rule.report == {
+		_host_finding("c1.properties", raw, "1, 2, 3", "localhost", 3, 3, impact),
+		_host_finding("c2.properties", raw, "1, 2, 3", "localhost", 3, 3, impact),
+	} with input as t.cluster([_plain(1, raw), _plain(2, raw), broker], [])
 }
 
 test_fail_five_voters_two_on_one_host if {
 	raw := "1@a:9093,2@a:9094,3@c:9093,4@d:9093,5@e:9093"
-	message := _host_message(raw, "1, 2", "a", "losing that machine removes 2 of the 5 voters and leaves the quorum unable to survive any further controller failure")
-	rule.report == {t.finding("c1.properties", 3, _key, message)} with input as t.cluster([_plain(1, raw)], [])
+	finding := _host_finding("c1.properties", raw, "1, 2", "a", 2, 5, "Losing that machine removes 2 of the 5 voters and leaves the quorum unable to survive any further controller failure")
+	rule.report == {finding} with input as t.cluster([_plain(1, raw)], [])
 }
 
 test_fail_voters_in_one_rack if {
 	raw := "1@c1:9093,2@c2:9093,3@c3:9093"
 	nodes := [_controller(1, raw, "eu-west-1a"), _controller(2, raw, "eu-west-1a"), _controller(3, raw, "eu-west-1b")]
-	message := _rack_message(raw, "1, 2", "eu-west-1a", "losing that rack removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop")
+	impact := "Losing that rack removes 2 of the 3 voters, fewer than the majority of 2 remain, and all metadata changes stop"
+	related := [["c1.properties", 6], ["c2.properties", 6]]
 	rule.report == {
-		t.finding_related("c1.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
-		t.finding_related("c2.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
-		t.finding_related("c3.properties", 3, _key, message, [["c1.properties", 6], ["c2.properties", 6]]),
+		_rack_finding("c1.properties", raw, "1, 2", "eu-west-1a", 2, 3, impact, related),
+		_rack_finding("c2.properties", raw, "1, 2", "eu-west-1a", 2, 3, impact, related),
+		_rack_finding("c3.properties", raw, "1, 2", "eu-west-1a", 2, 3, impact, related),
 	} with input as t.cluster(nodes, [])
+}
+
+# Many voters on one long host name: the message names a few and cuts the
+# host, the why names them all.
+test_fail_many_voters_on_one_long_host_cut_in_the_message if {
+	host := "kafka-shared.a-very-long-subdomain.example.com"
+	raw := concat(",", [sprintf("%d@%s:%d", [id, host, 9090 + id]) | some id in numbers.range(1, 5)])
+	findings := rule.report with input as t.cluster([_plain(1, raw)], [])
+	{f.message | some f in findings} == {"quorum voters 1, 2, 3 and 2 more share host kafka-shared.a-very-long-subdomain.exam…: losing it removes 5 of the 5 voters"}
+	{f.why | some f in findings} == {sprintf("controller.quorum.voters=%s puts voters 1, 2, 3, 4, 5 on one host (%s). Losing that machine removes 5 of the 5 voters, fewer than the majority of 3 remain, and all metadata changes stop.", [raw, host])}
 }
 
 test_success_separate_hosts_and_racks if {
