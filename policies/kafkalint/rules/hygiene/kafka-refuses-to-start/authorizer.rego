@@ -11,29 +11,31 @@ import data.kafkalint.lib.version
 # classes that can never load: the ZooKeeper AclAuthorizer on 4.x, and a
 # value that is not a Java class name at all.
 
-report contains result.fail(authorizer, message) if {
+report contains result.explain(result.fail(authorizer, message), why, fix) if {
 	version.at_least(4, 0)
 	some node in input.nodes
 	authorizer := node.settings["authorizer.class.name"]
 	settings.explicit_value(authorizer)
 	authorizer.value == "kafka.security.authorizer.AclAuthorizer"
-	message := sprintf(
-		"authorizer.class.name=kafka.security.authorizer.AclAuthorizer is the ZooKeeper-based authorizer, which Kafka 4.0 removed: Kafka %s cannot load the class and refuses to start; use org.apache.kafka.metadata.authorizer.StandardAuthorizer on every broker and controller (ACLs then live in the KRaft metadata log)",
+	message := "authorizer.class.name=kafka.security.authorizer.AclAuthorizer: removed in Kafka 4.0"
+	why := sprintf(
+		"AclAuthorizer is the ZooKeeper-based authorizer, which Kafka 4.0 removed. Kafka %s cannot load the class and refuses to start.",
 		[input.kafka_version],
 	)
+	fix := "Use org.apache.kafka.metadata.authorizer.StandardAuthorizer on every broker and controller (ACLs then live in the KRaft metadata log)."
 }
 
-report contains result.fail(authorizer, message) if {
+report contains _refused(result.fail(authorizer, message), context, words, fix) if {
 	some node in input.nodes
 	authorizer := node.settings["authorizer.class.name"]
 	settings.explicit_value(authorizer)
 	name := trim_space(authorizer.raw)
 	name != ""
 	not _class_name(name)
-	message := sprintf(
-		"authorizer.class.name=%s is not a Java class name: Kafka %s cannot load it and refuses to start (\"java.lang.ClassNotFoundException: %s\"); write the authorizer's fully qualified class name alone, without quotes or spaces, e.g. org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-		[name, input.kafka_version, name],
-	)
+	message := sprintf("authorizer.class.name=%s is not a Java class name", [name])
+	context := "Kafka loads the authorizer class when the node starts, and quotes, spaces, an empty part or other punctuation can never be in a class name."
+	words := sprintf("java.lang.ClassNotFoundException: %s", [name])
+	fix := "Write the authorizer's fully qualified class name alone, without quotes or spaces, e.g. org.apache.kafka.metadata.authorizer.StandardAuthorizer."
 }
 
 # --- helpers ------------------------------------------------------------------

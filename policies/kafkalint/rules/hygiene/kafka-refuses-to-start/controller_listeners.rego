@@ -11,7 +11,7 @@ import data.kafkalint.lib.version
 
 # --- controller-only nodes ------------------------------------
 
-report contains result.fail(node.settings.listeners, message) if {
+report contains _refused(result.fail(node.settings.listeners, message), context, words, fix) if {
 	some node in input.nodes
 	cluster.dedicated_controller(node)
 	_all_settled(node, ["listeners", "controller.listener.names"])
@@ -20,13 +20,13 @@ report contains result.fail(node.settings.listeners, message) if {
 	count(cluster.controller_names(node)) > 0
 	others := [l.name | some l in node.listeners; not l.name in cluster.controller_names(node)]
 	count(others) > 0
-	message := sprintf(
-		"process.roles=controller but listeners also has %s, which is not in controller.listener.names: Kafka %s refuses to start (\"The listeners config must only contain KRaft controller listeners from controller.listener.names when process.roles=controller\"); remove the broker listeners from this controller",
-		[concat(", ", others), input.kafka_version],
-	)
+	message := sprintf("process.roles=controller but listeners also has %s, not in controller.listener.names", [_cut(concat(", ", others))])
+	context := sprintf("A controller-only node listens only on the listeners of controller.listener.names, which does not name %s.", [concat(", ", others)])
+	words := "The listeners config must only contain KRaft controller listeners from controller.listener.names when process.roles=controller"
+	fix := "Remove the broker listeners from this controller."
 }
 
-report contains result.fail(ibl, message) if {
+report contains _refused(result.fail(ibl, message), context, words, fix) if {
 	version.at_least(4, 0)
 	some node in input.nodes
 	cluster.dedicated_controller(node)
@@ -34,10 +34,10 @@ report contains result.fail(ibl, message) if {
 	ibl := node.settings["inter.broker.listener.name"]
 	settings.explicit_value(ibl)
 	upper(ibl.value) in cluster.controller_names(node)
-	message := sprintf(
-		"inter.broker.listener.name=%s names this controller's own listener: Kafka %s refuses to start (\"controller.listener.names must not contain an explicitly set inter.broker.listener.name configuration value when process.roles=controller\"); remove inter.broker.listener.name from the controller",
-		[ibl.value, input.kafka_version],
-	)
+	message := sprintf("inter.broker.listener.name=%s names this controller's own listener", [ibl.value])
+	context := "A controller-only node has no inter-broker listener, and its controller listener cannot be one."
+	words := "controller.listener.names must not contain an explicitly set inter.broker.listener.name configuration value when process.roles=controller"
+	fix := "Remove inter.broker.listener.name from the controller."
 }
 
 # --- controller listener names (KafkaConfig.validateValues) ----------------------
@@ -46,7 +46,7 @@ report contains result.fail(ibl, message) if {
 # written (KafkaConfigTest.testLowercaseControllerListenerNames), so a
 # lower-case name never matches its listener on a node with the controller
 # role. KFK3015 compares case-insensitively and stays silent on these.
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, _lowercase_words(node), fix) if {
 	some node in input.nodes
 	node.mode == "kraft"
 	node.is_controller
@@ -55,13 +55,13 @@ report contains result.fail(s, message) if {
 	listener_names := {l.name | some l in node.listeners; not l.error}
 	lowered := [n | some n in node.controller_listener_names; n != upper(n); upper(n) in listener_names]
 	count(lowered) > 0
-	message := sprintf(
-		"controller.listener.names=%s is not upper-case: Kafka upper-cases listener names but compares controller.listener.names as written, so %s never matches listener %s and Kafka %s refuses to start (\"%s\"); write controller.listener.names in upper case, e.g. %s",
-		[
-			trim_space(s.raw), concat(", ", lowered), concat(", ", [upper(n) | some n in lowered]),
-			input.kafka_version, _lowercase_words(node), upper(trim_space(s.raw)),
-		],
+	uppered := concat(", ", [upper(n) | some n in lowered])
+	message := sprintf("controller.listener.names=%s is not upper-case: it never matches listener %s", [trim_space(s.raw), _cut(uppered)])
+	context := sprintf(
+		"Kafka upper-cases listener names but compares controller.listener.names as written, so %s never matches listener %s.",
+		[concat(", ", lowered), uppered],
 	)
+	fix := sprintf("Write controller.listener.names in upper case: controller.listener.names=%s.", [upper(trim_space(s.raw))])
 }
 
 # --- helpers ------------------------------------------------------------------

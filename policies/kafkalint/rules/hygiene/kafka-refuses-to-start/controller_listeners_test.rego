@@ -16,7 +16,7 @@ _controller := _with_controller_names(
 
 test_fail_controller_with_broker_listener if {
 	node := _with_listeners(_controller, [_listener(3, "CONTROLLER", "c-1", 9093, "PLAINTEXT"), _listener(3, "PLAINTEXT", "c-1", 9092, "PLAINTEXT")], 3)
-	_fires(_at("4.3", [node]), 3, "listeners", "(\"The listeners config must only contain KRaft controller listeners from controller.listener.names when process.roles=controller\")")
+	_refuses(_at("4.3", [node]), 3, "listeners", "process.roles=controller but listeners also has PLAINTEXT, not in controller.listener.names", "(\"The listeners config must only contain KRaft controller listeners from controller.listener.names when process.roles=controller\")")
 }
 
 test_success_controller_with_controller_listener_only if {
@@ -25,7 +25,7 @@ test_success_controller_with_controller_listener_only if {
 
 test_fail_controller_inter_broker_listener_on_4_0 if {
 	node := t.with_setting(_controller, t.setting(_f, "inter.broker.listener.name", "CONTROLLER", 6))
-	_fires(_at("4.0", [node]), 6, "inter.broker.listener.name", "(\"controller.listener.names must not contain an explicitly set inter.broker.listener.name configuration value when process.roles=controller\")")
+	_refuses(_at("4.0", [node]), 6, "inter.broker.listener.name", "inter.broker.listener.name=CONTROLLER names this controller's own listener", "(\"controller.listener.names must not contain an explicitly set inter.broker.listener.name configuration value when process.roles=controller\")")
 }
 
 test_success_controller_inter_broker_listener_on_3_9 if {
@@ -45,9 +45,14 @@ listeners=PLAINTEXT://localhost:9092,CONTROLLER://localhost:5000
 controller.listener.names=controller
 `))
 	{[f.location.line, f.key] | some f in reports} == {[4, "listeners"], [5, "controller.listener.names"]}
+	every f in reports {
+		_explained(f)
+	}
 	some f in reports
 	f.key == "controller.listener.names"
-	contains(f.message, "controller.listener.names must contain at least one value appearing in the 'listeners' configuration when running the KRaft controller role")
+	f.message == "controller.listener.names=controller is not upper-case: it never matches listener CONTROLLER"
+	contains(f.why, "(\"controller.listener.names must contain at least one value appearing in the 'listeners' configuration when running the KRaft controller role\")")
+	f.fix == "Write controller.listener.names in upper case: controller.listener.names=CONTROLLER."
 }
 
 test_success_uppercase_controller_names_combined if _silent(_at("4.3", [_combined("CONTROLLER")]))

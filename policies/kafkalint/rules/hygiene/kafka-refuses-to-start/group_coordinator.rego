@@ -16,7 +16,7 @@ import data.kafkalint.lib.version
 # (group.streams.*) from 4.1 on, with the same shape; each pair starts with
 # the Kafka release that documents its keys (an older release ignores them
 # as unknown).
-report contains result.fail(anchor, message) if {
+report contains _refused(result.fail(anchor, message), context, _group_words(pair), fix) if {
 	some node in input.nodes
 
 	# Most nodes write none of these keys, and with Kafka's defaults on
@@ -29,20 +29,19 @@ report contains result.fail(anchor, message) if {
 	b := _number(node, pair[2], _group_defaults[pair[2]])
 	not _holds(a.value, pair[1], b.value)
 	anchor := _pair_anchor(a, b)
-	message := sprintf(
-		"%s=%d%s is not %s %s=%d%s: Kafka %s refuses to start (\"%s\"); keep every group coordinator limit within its min/max pair",
-		[
-			pair[0], a.value, a.note, pair[1], pair[2], b.value, b.note, input.kafka_version,
-			_group_words(pair),
-		],
+	message := sprintf("%s=%d is not %s %s=%d", [pair[0], a.value, pair[1], pair[2], b.value])
+	context := sprintf(
+		"Kafka checks every group coordinator limit against its min/max pair when the node starts.%s",
+		[_defaults_sentence(_number_defaults([[pair[0], a], [pair[2], b]]))],
 	)
+	fix := sprintf("%s (keep every group coordinator limit within its min/max pair).", [_group_fix(pair, a.value, b.value)])
 }
 
 # A share group has one assignor (4.1+, GroupCoordinatorConfig: require
 # shareGroupAssignors.size() == 1). Only distinct, non-empty entries are
 # counted: an empty entry or a duplicate is refused too, but with another
 # message (a class that cannot be found, or the list validator's).
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	version.at_least(4, 1)
 	some node in input.nodes
 	s := node.settings["group.share.assignors"]
@@ -50,10 +49,10 @@ report contains result.fail(s, message) if {
 	entries := _entries(s.raw)
 	count(entries) > 1
 	count({e | some e in entries}) == count(entries)
-	message := sprintf(
-		"group.share.assignors=%s names %d assignors: Kafka %s refuses to start (\"group.share.assignors must contain exactly one assignor, but found %d\"); keep exactly one, the one every share group uses (simple, the default, or one custom class)",
-		[trim_space(s.raw), count(entries), input.kafka_version, count(entries)],
-	)
+	message := sprintf("group.share.assignors=%s names %d assignors, not one", [trim_space(s.raw), count(entries)])
+	context := "Every share group uses the one assignor of group.share.assignors."
+	words := sprintf("group.share.assignors must contain exactly one assignor, but found %d", [count(entries)])
+	fix := "Keep exactly one, the one every share group uses: simple (the default) or one custom class."
 }
 
 # --- helpers ------------------------------------------------------------------
@@ -126,6 +125,13 @@ _group_pairs := [
 	["group.streams.assignment.interval.ms", ">=", "group.streams.min.assignment.interval.ms", [4, 3]],
 	["group.streams.assignment.interval.ms", "<=", "group.streams.max.assignment.interval.ms", [4, 3]],
 ]
+
+# _group_fix: the two ways to make a op b hold, with the values that do.
+_group_fix(pair, a, b) := sprintf("Raise %s to at least %d, or lower %s to at most %d", [pair[0], b, pair[2], a]) if pair[1] == ">="
+
+_group_fix(pair, a, b) := sprintf("Lower %s to at most %d, or raise %s to at least %d", [pair[0], b, pair[2], a]) if pair[1] == "<="
+
+_group_fix(pair, a, b) := sprintf("Lower %s below %d, or raise %s above %d", [pair[0], b, pair[2], a]) if pair[1] == "<"
 
 _holds(a, ">=", b) if a >= b
 

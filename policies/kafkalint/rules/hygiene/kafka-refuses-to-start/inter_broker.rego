@@ -8,30 +8,31 @@ import data.kafkalint.lib.settings
 # mapped to a security protocol and advertised, and with SASL a mechanism
 # that listener enables.
 
-report contains result.fail_related(ibl, message, [sibp.location]) if {
+report contains _refused(result.fail_related(ibl, message, [sibp.location]), context, words, fix) if {
 	some node in input.nodes
 	_all_settled(node, ["inter.broker.listener.name", "security.inter.broker.protocol"])
 	ibl := node.settings["inter.broker.listener.name"]
 	sibp := node.settings["security.inter.broker.protocol"]
 	settings.explicit_value(ibl)
 	settings.explicit_value(sibp)
-	message := sprintf(
-		"inter.broker.listener.name and security.inter.broker.protocol (line %d) are both set: Kafka %s refuses to start (\"Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.\"); keep inter.broker.listener.name and remove security.inter.broker.protocol",
-		[sibp.location.line, input.kafka_version],
-	)
+	message := sprintf("inter.broker.listener.name and security.inter.broker.protocol (line %d) are both set", [sibp.location.line])
+	context := "Both keys choose the inter-broker listener, and Kafka accepts only one of them."
+	words := "Only one of inter.broker.listener.name and security.inter.broker.protocol should be set."
+	fix := "Keep inter.broker.listener.name and remove security.inter.broker.protocol."
 }
 
-report contains result.fail(ibl, message) if {
+report contains _refused(result.fail(ibl, message), context, words, fix) if {
 	some node in input.nodes
 	_inter_broker_listener_unmapped(node)
 	ibl := node.settings["inter.broker.listener.name"]
-	message := sprintf(
-		"inter.broker.listener.name=%s has no security protocol mapping: Kafka %s refuses to start (\"Listener with name %s defined in inter.broker.listener.name not found in listener.security.protocol.map.\"); add %s:<protocol> to listener.security.protocol.map or name an existing listener",
-		[ibl.value, input.kafka_version, upper(ibl.value), upper(ibl.value)],
-	)
+	name := upper(ibl.value)
+	message := sprintf("inter.broker.listener.name=%s has no security protocol", [ibl.value])
+	context := sprintf("The effective listener.security.protocol.map has no entry for %s, so Kafka cannot tell how brokers connect to each other.", [name])
+	words := sprintf("Listener with name %s defined in inter.broker.listener.name not found in listener.security.protocol.map.", [name])
+	fix := sprintf("Add %s:<protocol> to listener.security.protocol.map, or name an existing listener.", [name])
 }
 
-report contains result.fail(anchor, message) if {
+report contains _refused(result.fail(anchor, ibl.message), context, words, fix) if {
 	some node in input.nodes
 	node.is_broker
 	_all_settled(node, _listener_keys)
@@ -43,10 +44,12 @@ report contains result.fail(anchor, message) if {
 	count(names) > 0
 	not ibl.name in names
 	anchor := _inter_broker_anchor(node)
-	message := sprintf(
-		"%s, which this broker does not advertise (%s): Kafka %s refuses to start (\"inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are %s\"); set inter.broker.listener.name to one of them",
-		[ibl.why, concat(", ", sort(names)), input.kafka_version, concat(",", sort(names))],
+	context := sprintf("%s, which this broker does not advertise (it advertises %s).", [ibl.why, concat(", ", sort(names))])
+	words := sprintf(
+		"inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are %s",
+		[concat(",", sort(names))],
 	)
+	fix := _one_of("Set inter.broker.listener.name to", sort(names))
 }
 
 # --- SASL between brokers (KafkaConfig.validateValues, saslEnabledMechanisms) ---
@@ -55,7 +58,7 @@ report contains result.fail(anchor, message) if {
 # (default GSSAPI) must be one of that listener's enabled mechanisms:
 # listener.name.<listener>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms
 # (default GSSAPI), compared as written.
-report contains result.fail(anchor, message) if {
+report contains _refused(result.fail(anchor, message), context, words, fix) if {
 	some node in input.nodes
 	ibl := _inter_broker_protocol(node)
 	ibl.protocol in {"SASL_PLAINTEXT", "SASL_SSL"}
@@ -64,12 +67,15 @@ report contains result.fail(anchor, message) if {
 	not mechanism.value in enabled.values
 	anchor := _pair_anchor(mechanism, enabled)
 	message := sprintf(
-		"sasl.mechanism.inter.broker.protocol is %s but the inter-broker listener %s (%s) enables only %s (%s): Kafka %s refuses to start (\"sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication\"); add %s to %s",
-		[
-			mechanism.value, ibl.name, ibl.protocol, _list_text(enabled.values), enabled.why,
-			input.kafka_version, mechanism.value, enabled.key,
-		],
+		"sasl.mechanism.inter.broker.protocol=%s%s is not enabled on listener %s",
+		[mechanism.value, mechanism.note, _cut(ibl.name)],
 	)
+	context := sprintf(
+		"The inter-broker listener %s%s enables only %s (%s), and brokers authenticate to each other with %s.",
+		[ibl.name, _protocol_note(ibl), _list_text(enabled.values), enabled.why, mechanism.value],
+	)
+	words := "sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication"
+	fix := sprintf("Add %s to %s, or set sasl.mechanism.inter.broker.protocol to a mechanism it enables.", [mechanism.value, enabled.key])
 }
 
 # --- helpers ------------------------------------------------------------------
@@ -91,12 +97,21 @@ _both_inter_broker_keys(node) if {
 	settings.explicit(node, "security.inter.broker.protocol")
 }
 
-# _inter_broker_listener is {name, why}: inter.broker.listener.name, else the
-# listener named after security.inter.broker.protocol (default PLAINTEXT).
-_inter_broker_listener(node) := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name=%s names the inter-broker listener", [s.value])} if {
+# _inter_broker_listener is {name, why, message}: inter.broker.listener.name,
+# else the listener named after security.inter.broker.protocol (default
+# PLAINTEXT).
+_inter_broker_listener(node) := {
+	"name": upper(s.value),
+	"why": sprintf("inter.broker.listener.name=%s names the inter-broker listener", [s.value]),
+	"message": sprintf("inter.broker.listener.name=%s is not advertised by this broker", [s.value]),
+} if {
 	s := node.settings["inter.broker.listener.name"]
 	settings.explicit_value(s)
-} else := {"name": upper(s.value), "why": sprintf("inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=%s", [s.value])} if {
+} else := {
+	"name": upper(s.value),
+	"why": sprintf("inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=%s", [s.value]),
+	"message": sprintf("inter-broker listener %s (from security.inter.broker.protocol) is not advertised", [_cut(upper(s.value))]),
+} if {
 	not settings.explicit(node, "inter.broker.listener.name")
 	s := node.settings["security.inter.broker.protocol"]
 	is_string(s.value)
@@ -125,10 +140,10 @@ _inter_broker_protocol(node) := {"name": name, "protocol": node.protocol_map[nam
 	settings.explicit_value(s)
 }
 
-_sasl_mechanism(node) := {"value": s.value, "setting": s} if {
+_sasl_mechanism(node) := {"value": s.value, "note": "", "setting": s} if {
 	s := node.settings["sasl.mechanism.inter.broker.protocol"]
 	settings.explicit_value(s)
-} else := {"value": "GSSAPI"} if {
+} else := {"value": "GSSAPI", "note": " (Kafka's default)"} if {
 	not settings.explicit(node, "sasl.mechanism.inter.broker.protocol")
 	_full_file(node, "sasl.mechanism.inter.broker.protocol")
 }
@@ -161,6 +176,17 @@ _mechanisms(s, why) := {
 	"key": s.key,
 	"setting": s,
 }
+
+# _one_of ends a fix with the one value to set, or the values to choose from.
+_one_of(start, [value]) := sprintf("%s %s.", [start, value])
+
+_one_of(start, values) := sprintf("%s one of %s.", [start, concat(", ", values)]) if count(values) > 1
+
+# _protocol_note names the inter-broker listener's protocol unless the
+# listener is named after it.
+_protocol_note(ibl) := "" if ibl.name == ibl.protocol
+
+_protocol_note(ibl) := sprintf(" (%s)", [ibl.protocol]) if ibl.name != ibl.protocol
 
 _list_text(values) := "nothing" if count(values) == 0
 

@@ -9,16 +9,19 @@ test_fail_both_inter_broker_keys if {
 		t.with_setting(_broker, t.setting(_f, "inter.broker.listener.name", "PLAINTEXT", 6)),
 		t.setting(_f, "security.inter.broker.protocol", "PLAINTEXT", 7),
 	)
-	_fires(_at("4.3", [node]), 6, "inter.broker.listener.name", "(\"Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.\")")
+	_refuses(_at("4.3", [node]), 6, "inter.broker.listener.name", "inter.broker.listener.name and security.inter.broker.protocol (line 7) are both set", "(\"Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.\")")
 }
 
 test_fail_inter_broker_listener_unmapped if {
 	node := t.with_setting(_broker, t.setting(_f, "inter.broker.listener.name", "REPLICATION", 6))
-	_fires(_at("4.3", [node]), 6, "inter.broker.listener.name", "(\"Listener with name REPLICATION defined in inter.broker.listener.name not found in listener.security.protocol.map.\")")
+	_refuses(_at("4.3", [node]), 6, "inter.broker.listener.name", "inter.broker.listener.name=REPLICATION has no security protocol", "(\"Listener with name REPLICATION defined in inter.broker.listener.name not found in listener.security.protocol.map.\")")
 }
 
 test_fail_custom_listener_names_without_inter_broker_listener if {
-	_fires(_at("4.3", [_custom_names]), 3, "listeners", "inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=PLAINTEXT, which this broker does not advertise (EXTERNAL, INTERNAL): Kafka 4.3 refuses to start (\"inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are EXTERNAL,INTERNAL\")")
+	c := _at("4.3", [_custom_names])
+	_refuses(c, 3, "listeners", "inter-broker listener PLAINTEXT (from security.inter.broker.protocol) is not advertised", "inter.broker.listener.name is not set, so the inter-broker listener is the one named after security.inter.broker.protocol=PLAINTEXT, which this broker does not advertise (it advertises EXTERNAL, INTERNAL). Kafka 4.3 refuses to start (\"inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options based on currently configured listeners are EXTERNAL,INTERNAL\").")
+	some f in _reports(c)
+	f.fix == "Set inter.broker.listener.name to one of EXTERNAL, INTERNAL."
 }
 
 test_success_custom_listener_names_with_inter_broker_listener if {
@@ -31,7 +34,10 @@ test_fail_inter_broker_listener_not_advertised if {
 		t.with_setting(_custom_names, t.setting(_f, "inter.broker.listener.name", "INTERNAL", 6)),
 		[_listener(4, "EXTERNAL", "kafka.example.com", 9094, "SASL_SSL")], 4,
 	)
-	_fires(_at("4.3", [node]), 6, "inter.broker.listener.name", "inter.broker.listener.name=INTERNAL names the inter-broker listener, which this broker does not advertise (EXTERNAL)")
+	c := _at("4.3", [node])
+	_refuses(c, 6, "inter.broker.listener.name", "inter.broker.listener.name=INTERNAL is not advertised by this broker", "inter.broker.listener.name=INTERNAL names the inter-broker listener, which this broker does not advertise (it advertises EXTERNAL)")
+	some f in _reports(c)
+	f.fix == "Set inter.broker.listener.name to EXTERNAL."
 }
 
 # --- SASL inter-broker mechanism
@@ -43,11 +49,13 @@ _sasl_broker := object.union(
 
 test_fail_sasl_mechanism_not_enabled if {
 	c := _at("4.3", [_with(_sasl_broker, [["sasl.enabled.mechanisms", "PLAIN", 9], ["sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512", 10]])])
-	_fires(c, 10, "sasl.mechanism.inter.broker.protocol", "sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication")
+	_refuses(c, 10, "sasl.mechanism.inter.broker.protocol", "sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512 is not enabled on listener SASL_SSL", "The inter-broker listener SASL_SSL enables only PLAIN (sasl.enabled.mechanisms at line 9), and brokers authenticate to each other with SCRAM-SHA-512. Kafka 4.3 refuses to start (\"sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms when SASL is used for inter-broker communication\").")
+	some f in _reports(c)
+	f.fix == "Add SCRAM-SHA-512 to sasl.enabled.mechanisms, or set sasl.mechanism.inter.broker.protocol to a mechanism it enables."
 }
 
 test_fail_sasl_default_gssapi_not_enabled if {
-	_fires(_at("4.3", [_with(_sasl_broker, [["sasl.enabled.mechanisms", "PLAIN", 9]])]), 9, "sasl.enabled.mechanisms", "must be included in sasl.enabled.mechanisms")
+	_refuses(_at("4.3", [_with(_sasl_broker, [["sasl.enabled.mechanisms", "PLAIN", 9]])]), 9, "sasl.enabled.mechanisms", "sasl.mechanism.inter.broker.protocol=GSSAPI (Kafka's default) is not enabled on listener SASL_SSL", "must be included in sasl.enabled.mechanisms")
 }
 
 test_fail_sasl_listener_override_wins if {
@@ -56,7 +64,9 @@ test_fail_sasl_listener_override_wins if {
 		["listener.name.sasl_ssl.sasl.enabled.mechanisms", "PLAIN", 11],
 		["sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512", 10],
 	])])
-	_fires(c, 10, "sasl.mechanism.inter.broker.protocol", "listener override at line 11")
+	_refuses(c, 10, "sasl.mechanism.inter.broker.protocol", "is not enabled on listener SASL_SSL", "enables only PLAIN (listener override at line 11)")
+	some f in _reports(c)
+	f.fix == "Add SCRAM-SHA-512 to listener.name.sasl_ssl.sasl.enabled.mechanisms, or set sasl.mechanism.inter.broker.protocol to a mechanism it enables."
 }
 
 test_success_sasl_mechanism_enabled if {

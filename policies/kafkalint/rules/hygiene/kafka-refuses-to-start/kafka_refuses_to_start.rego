@@ -1,15 +1,13 @@
 # METADATA
 # title: Configuration Kafka refuses at startup
 # description: |
-#   Kafka validates a node's configuration before it starts and stops with a
-#   ConfigException on the first problem: a missing or empty process.roles,
-#   a missing or mismatched node.id, listeners it cannot parse or map to a
-#   security protocol, an inter-broker listener that is not advertised,
-#   advertised.listeners on 0.0.0.0, a controller-only node with broker
-#   listeners, replica.fetch.wait.max.ms above replica.lag.time.max.ms, no
-#   log directory, the ZooKeeper AclAuthorizer on 4.x, and a producer whose
-#   delivery.timeout.ms is below linger.ms + request.timeout.ms. Each
-#   finding quotes what Kafka says, so the rollout never meets it.
+#   Kafka validates a node's configuration (and a producer's) before it starts
+#   and stops with a ConfigException at the first problem: a missing or empty
+#   process.roles or node.id, listeners it cannot parse, map to a security
+#   protocol or advertise, limits that contradict each other, no log
+#   directory, a class that can never load. A node that refuses to start is
+#   otherwise found during a rollout, one restart at a time; each finding
+#   quotes what Kafka says, for the Kafka version the cluster runs.
 # related_resources:
 #   - description: Kafka docs, broker configuration
 #     ref: https://kafka.apache.org/documentation/#brokerconfigs
@@ -45,9 +43,15 @@
 #     - linger.ms
 #     - request.timeout.ms
 #   since: unreleased
+#   fix: |
+#     Change the key the finding points at: each finding's own fix names the
+#     value to set or the entry to remove. A ZooKeeper-mode file reported on
+#     Kafka 4.x either runs on 3.x (lint it with --kafka-version 3.x) or must
+#     first be migrated to KRaft with the 3.9 bridge release.
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.cluster
+import data.kafkalint.lib.result
 import data.kafkalint.lib.settings
 
 # Scope (the startup checks of KafkaConfig.validateValues and of the
@@ -66,8 +70,9 @@ import data.kafkalint.lib.settings
 # listeners.rego, protocol_map.rego, inter_broker.rego, advertised.rego,
 # log_dirs.rego, ...); this file holds the METADATA and the helpers they
 # share. Each check is one in Kafka's own code (cited per check;
-# docs/rules/KFK9007.md lists them with their Kafka tests) and quotes the
-# message Kafka stops with. The checks of keys outside custom.keys read only
+# docs/rules/KFK9007.md lists them with their Kafka tests); its finding has a
+# short message and its own why, which quotes the message Kafka stops with
+# (_refused), and fix. The checks of keys outside custom.keys read only
 # keys the file writes (the setting of an explicit key: the loader adds no
 # default for them) and take an absent key's default from their own
 # constants, only in a whole .properties file (_full_file), where nothing
@@ -140,3 +145,32 @@ _pair_anchor(a, b) := b.setting if not a.setting
 # _entries are the entries of a comma-separated value, trimmed, without
 # empty ones.
 _entries(raw) := [trim_space(e) | some e in split(raw, ","); trim_space(e) != ""]
+
+# _refused gives a finding its own why and fix: what the configuration does
+# (context, one or two sentences), then what Kafka says, word for word, so
+# that it can be found in Kafka's source and in the node's log.
+_refused(finding, context, words, fix) := result.explain(
+	finding,
+	sprintf("%s Kafka %s refuses to start (\"%s\").", [context, input.kafka_version, words]),
+	fix,
+)
+
+# _cut is a part of a value (an entry, a list of names) for a message. The
+# engine cuts whole values at 60 characters (policies/redact.go) but not
+# their parts, so a long part is cut here with "…"; the why quotes it whole.
+_cut(text) := text if count(text) <= 40
+
+_cut(text) := concat("", [substring(text, 0, 40), "…"]) if count(text) > 40
+
+# _defaults_sentence says which of the values a message quotes are Kafka's
+# defaults (items: "key=value" texts): "" when none is, else a sentence for
+# the why, after a space.
+_defaults_sentence(items) := "" if count(items) == 0
+
+_defaults_sentence(items) := sprintf(" %s is Kafka's default.", items) if count(items) == 1
+
+_defaults_sentence(items) := sprintf(" %s are Kafka's defaults.", [concat(" and ", items)]) if count(items) > 1
+
+# _number_defaults are the "key=value" texts of the _number values ([key,
+# number] pairs) that are Kafka's defaults.
+_number_defaults(pairs) := [sprintf("%s=%d", [p[0], p[1].value]) | some p in pairs; p[1].note != ""]

@@ -19,7 +19,8 @@ _reports(c) := r if {
 	r := rule.report with input as c
 }
 
-# _fires: the only finding is at line about key and quotes fragment.
+# _fires: the only finding is at line about key, and its message (short,
+# _explained) says fragment.
 _fires(c, line, key, fragment) if {
 	reports := _reports(c)
 	count(reports) == 1
@@ -27,6 +28,23 @@ _fires(c, line, key, fragment) if {
 	f.location.line == line
 	f.key == key
 	contains(f.message, fragment)
+	_explained(f)
+}
+
+# _refuses is _fires whose why quotes Kafka's words.
+_refuses(c, line, key, fragment, words) if {
+	_fires(c, line, key, fragment)
+	some f in _reports(c)
+	contains(f.why, words)
+}
+
+# _explained: a finding of this rule has a message of one line of at most
+# 120 characters (TestMessagesAreShort) and its own why and fix.
+_explained(f) if {
+	count(f.message) <= 120
+	not contains(f.message, "\n")
+	f.why != ""
+	f.fix != ""
 }
 
 _silent(c) if count(_reports(c)) == 0
@@ -147,11 +165,26 @@ test_fail_same_node_in_properties_file if {
 		[_listener(4, "INTERNAL", "kafka", 29092, ""), _listener(4, "EXTERNAL", "localhost", 9092, "")], 4,
 	)
 	some f in _reports(_at("4.3", [node]))
-	contains(f.message, "advertised.listeners listener names must be equal to or a subset of the ones defined in listeners")
+	contains(f.why, "advertised.listeners listener names must be equal to or a subset of the ones defined in listeners")
+	_explained(f)
 }
 
 # Strimzi writes the inter-broker listener and the protocol map itself.
 test_success_keys_managed_by_platform if {
 	node := object.union(_custom_names, {"managed_keys": ["inter.broker.listener.name", "listener.security.protocol.map"]})
 	_silent(_at("4.3", [node]))
+}
+
+# --- shared helpers ----------------------------------------------------------------
+
+test_success_cut_keeps_a_short_part if rule._cut("PLAINTEXT://broker-1:9092") == "PLAINTEXT://broker-1:9092"
+
+test_success_cut_shortens_a_long_part if {
+	rule._cut(concat("", ["a" | some _ in numbers.range(1, 50)])) == concat("", [concat("", ["a" | some _ in numbers.range(1, 40)]), "…"])
+}
+
+test_success_defaults_sentence if {
+	rule._defaults_sentence([]) == ""
+	rule._defaults_sentence(["linger.ms=5"]) == " linger.ms=5 is Kafka's default."
+	rule._defaults_sentence(["linger.ms=5", "request.timeout.ms=30000"]) == " linger.ms=5 and request.timeout.ms=30000 are Kafka's defaults."
 }

@@ -8,21 +8,19 @@ import data.kafkalint.lib.version
 # cordoned.log.dirs (4.3) cordons only directories of it, and the
 # meta.properties Kafka finds in it is complete.
 
-report contains result.fail(dirs, message) if {
+report contains result.explain(result.fail(dirs, message), why, "Set log.dirs to this node's data directories.") if {
 	some node in input.nodes
 	_all_settled(node, ["log.dirs", "log.dir"])
 	dirs := _log_dirs_setting(node)
 	settings.explicit_value(dirs)
 	count([d | some d in split(dirs.raw, ","); trim_space(d) != ""]) == 0
-	message := sprintf(
-		"%s=%s names no directory: Kafka %s refuses to start (%s); set log.dirs to this node's data directories",
-		[dirs.key, trim_space(dirs.raw), input.kafka_version, _log_dirs_error],
-	)
+	message := sprintf("%s=%s names no directory", [dirs.key, trim_space(dirs.raw)])
+	why := sprintf("A node keeps its partitions in at least one log directory (log.dirs wins over log.dir). %s", [_log_dirs_refused])
 }
 
 # --- cordoned log directories (4.3: KafkaConfig.validateCordonedLogDirs) --------
 
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	version.at_least(4, 3)
 	some node in input.nodes
 	node.is_broker
@@ -30,13 +28,13 @@ report contains result.fail(s, message) if {
 	entries := _cordoned(node)
 	"*" in entries
 	count(entries) > 1
-	message := sprintf(
-		"cordoned.log.dirs=%s mixes * with directories: Kafka %s refuses to start (\"When cordoned.log.dirs is set to *, it must not contain other values\"); write * alone to cordon every directory, or list the directories",
-		[trim_space(s.raw), input.kafka_version],
-	)
+	message := sprintf("cordoned.log.dirs=%s mixes * with directories", [trim_space(s.raw)])
+	context := "* cordons every log directory, so it stands alone."
+	words := "When cordoned.log.dirs is set to *, it must not contain other values"
+	fix := "Write * alone to cordon every directory, or list the directories."
 }
 
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	version.at_least(4, 3)
 	some node in input.nodes
 	node.is_broker
@@ -46,24 +44,26 @@ report contains result.fail(s, message) if {
 	dirs := _log_dir_list(node)
 	missing := [e | some e in entries; not e in dirs.values]
 	count(missing) > 0
-	message := sprintf(
-		"cordoned.log.dirs names %s, which %s does not list: Kafka %s refuses to start (\"All entries in cordoned.log.dirs must be present in log.dirs or log.dir. Missing entries : %s\"); cordon only directories of log.dirs, written exactly as there",
-		[concat(", ", missing), dirs.why, input.kafka_version, concat(", ", missing)],
-	)
+	message := sprintf("cordoned.log.dirs names %s, which %s does not list", [_cut(concat(", ", missing)), dirs.why])
+	context := sprintf("A broker cordons only log directories it uses, compared as written, and %s does not list %s.", [dirs.why, concat(", ", missing)])
+	words := sprintf("All entries in cordoned.log.dirs must be present in log.dirs or log.dir. Missing entries : %s", [concat(", ", missing)])
+	fix := "Cordon only directories of log.dirs, written exactly as there."
 }
 
 # --- meta.properties (MetaProperties.Builder.build) -------------------------------
 
-report contains result.fail(v, message) if {
+report contains result.explain(result.fail(v, message), why, fix) if {
 	some meta in input.meta
 	v := meta.settings.version
 	trim_space(v.raw) == "1"
 	some key in ["cluster.id", "node.id"]
 	not settings.explicit(meta, key)
-	message := sprintf(
-		"meta.properties version=1 without %s: Kafka %s refuses to start with this log directory (\"%s was not found.\"); a KRaft meta.properties needs cluster.id and node.id, written by kafka-storage format",
-		[key, input.kafka_version, key],
+	message := sprintf("meta.properties version=1 without %s", [key])
+	why := sprintf(
+		"A KRaft (version 1) meta.properties needs cluster.id and node.id, which kafka-storage format writes. Kafka %s refuses to start with this log directory (\"%s was not found.\").",
+		[input.kafka_version, key],
 	)
+	fix := sprintf("Restore %s in this meta.properties as kafka-storage format wrote it.", [key])
 }
 
 # --- helpers ------------------------------------------------------------------
@@ -76,9 +76,9 @@ _log_dirs_setting(node) := node.settings["log.dir"] if {
 	settings.explicit(node, "log.dir")
 }
 
-_log_dirs_error := "an empty list is rejected when the configuration is parsed" if version.at_least(4, 2)
-
-_log_dirs_error := "\"At least one log directory must be defined via log.dirs or log.dir.\"" if not version.at_least(4, 2)
+_log_dirs_refused := sprintf("From 4.2 an empty list is rejected when the configuration is parsed, so Kafka %s refuses to start.", [input.kafka_version]) if {
+	version.at_least(4, 2)
+} else := sprintf("Kafka %s refuses to start (\"At least one log directory must be defined via log.dirs or log.dir.\").", [input.kafka_version])
 
 _cordoned(node) := [trim_space(e) | some e in split(s.raw, ","); trim_space(e) != ""] if {
 	s := node.settings["cordoned.log.dirs"]

@@ -10,7 +10,7 @@ import data.kafkalint.lib.version
 
 # --- producer delivery timeout -------------------------------
 
-report contains result.fail(delivery, message) if {
+report contains result.explain(result.fail(delivery, message), why, fix) if {
 	some client in input.clients
 	client.kind in {"producer", "client"}
 	delivery := client.settings["delivery.timeout.ms"]
@@ -21,16 +21,22 @@ report contains result.fail(delivery, message) if {
 	is_number(request.value)
 	delivery.value < linger.value + request.value
 	message := sprintf(
-		"delivery.timeout.ms=%d is below linger.ms=%d%s + request.timeout.ms=%d%s: the producer fails when it is created (\"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms\"); raise delivery.timeout.ms to at least %d (the default is 120000)",
-		[delivery.value, linger.value, settings.default_note(linger), request.value, settings.default_note(request), linger.value + request.value],
+		"delivery.timeout.ms=%d is below linger.ms=%d + request.timeout.ms=%d",
+		[delivery.value, linger.value, request.value],
 	)
+	defaults := [sprintf("%s=%d", [s.key, s.value]) | some s in [linger, request]; settings.default_note(s) != ""]
+	why := sprintf(
+		"A record's delivery time covers its linger and one request at least.%s The producer fails when it is created (\"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms\").",
+		[_defaults_sentence(defaults)],
+	)
+	fix := sprintf("Raise delivery.timeout.ms to at least %d (the default is 120000).", [linger.value + request.value])
 }
 
 # --- producer two-phase commit (4.1+: ProducerConfig.postProcessAndValidateIdempotenceConfigs)
 
 # Kafka checks that transaction.timeout.ms is present at all (originals
 # containsKey), so its value, even a placeholder, does not matter.
-report contains result.fail(timeout, message) if {
+report contains result.explain(result.fail(timeout, message), why, "Remove transaction.timeout.ms.") if {
 	version.at_least(4, 1)
 	some client in input.clients
 	client.kind in {"producer", "client"}
@@ -39,8 +45,9 @@ report contains result.fail(timeout, message) if {
 	two_pc.value == true
 	timeout := client.settings["transaction.timeout.ms"]
 	settings.explicit(client, "transaction.timeout.ms")
-	message := sprintf(
-		"transaction.timeout.ms is set together with transaction.two.phase.commit.enable=true (line %d): the producer fails when it is created (\"Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true. Transactions will not expire with two-phase commit enabled.\"); remove transaction.timeout.ms (Kafka %s)",
-		[two_pc.location.line, input.kafka_version],
+	message := sprintf("transaction.timeout.ms is set with transaction.two.phase.commit.enable=true (line %d)", [two_pc.location.line])
+	why := sprintf(
+		"With two-phase commit a transaction never expires, so it has no timeout to set. The producer fails when it is created (\"Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true. Transactions will not expire with two-phase commit enabled.\"), from Kafka %s on.",
+		[input.kafka_version],
 	)
 }

@@ -7,7 +7,10 @@ import data.kafkalint.lib.testing as t
 test_fail_delivery_timeout_below_linger_plus_request if {
 	client := t.client("producer.properties", "producer", [["delivery.timeout.ms", 20000, 4], ["linger.ms", 5, 0], ["request.timeout.ms", 30000, 0]])
 	reports := _reports(t.cluster([], [client]))
-	reports == {t.finding("producer.properties", 4, "delivery.timeout.ms", "delivery.timeout.ms=20000 is below linger.ms=5 (Kafka's default) + request.timeout.ms=30000 (Kafka's default): the producer fails when it is created (\"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms\"); raise delivery.timeout.ms to at least 30005 (the default is 120000)")}
+	reports == {object.union(t.finding("producer.properties", 4, "delivery.timeout.ms", "delivery.timeout.ms=20000 is below linger.ms=5 + request.timeout.ms=30000"), {
+		"why": "A record's delivery time covers its linger and one request at least. linger.ms=5 and request.timeout.ms=30000 are Kafka's defaults. The producer fails when it is created (\"delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms\").",
+		"fix": "Raise delivery.timeout.ms to at least 30005 (the default is 120000).",
+	})}
 }
 
 test_success_delivery_timeout_default if {
@@ -34,7 +37,9 @@ test_fail_two_phase_commit_with_transaction_timeout if {
 	some f in _reports(c)
 	f.location.line == 3
 	f.key == "transaction.timeout.ms"
-	contains(f.message, "Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true.")
+	f.message == "transaction.timeout.ms is set with transaction.two.phase.commit.enable=true (line 2)"
+	contains(f.why, "(\"Cannot set transaction.timeout.ms when transaction.two.phase.commit.enable is set to true. Transactions will not expire with two-phase commit enabled.\"), from Kafka 4.1 on.")
+	f.fix == "Remove transaction.timeout.ms."
 }
 
 test_fail_two_phase_commit_with_transaction_timeout_placeholder if {

@@ -9,7 +9,7 @@ import data.kafkalint.lib.settings
 # it), and every entry of the map must be NAME:PROTOCOL with a protocol
 # Kafka knows.
 
-report contains result.fail({"key": "listeners", "location": l.location}, message) if {
+report contains _refused(result.fail({"key": "listeners", "location": l.location}, message), context, words, fix) if {
 	some node in input.nodes
 	_all_settled(node, ["listeners", "listener.security.protocol.map", "controller.listener.names"])
 	not _protocol_map_unknown(node)
@@ -18,26 +18,27 @@ report contains result.fail({"key": "listeners", "location": l.location}, messag
 	not l.error
 	l.protocol == ""
 	not _broker_only_controller_listener(node, l.name)
-	message := sprintf(
-		"listener %s has no security protocol: %s, so Kafka %s refuses to start (\"No security protocol defined for listener %s\"); add %s:<PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL> to listener.security.protocol.map",
-		[l.name, _unmapped_reason(node, l.name), input.kafka_version, l.name, l.name],
-	)
+	reason := _unmapped_reason(node, l.name)
+	message := sprintf("listener %s has no security protocol %s", [_cut(l.name), reason.short])
+	context := sprintf("%s, so Kafka cannot tell how to secure listener %s.", [reason.long, l.name])
+	words := sprintf("No security protocol defined for listener %s", [l.name])
+	fix := sprintf("Add %s:<PLAINTEXT|SSL|SASL_PLAINTEXT|SASL_SSL> to listener.security.protocol.map.", [l.name])
 }
 
-report contains result.fail(protocol_map, message) if {
+report contains _refused(result.fail(protocol_map, message), context, words, fix) if {
 	some node in input.nodes
 	_settled(node, "listener.security.protocol.map")
 	protocol_map := node.settings["listener.security.protocol.map"]
 	settings.explicit_value(protocol_map)
 	some entry in _entries(protocol_map.raw)
 	count(split(entry, ":")) != 2
-	message := sprintf(
-		"listener.security.protocol.map entry %s is not NAME:PROTOCOL: Kafka %s refuses to start (\"Error parsing configuration property 'listener.security.protocol.map'\"); write every entry as NAME:PROTOCOL",
-		[entry, input.kafka_version],
-	)
+	message := sprintf("listener.security.protocol.map entry %s is not NAME:PROTOCOL", [_cut(entry)])
+	context := sprintf("Kafka reads every entry of listener.security.protocol.map as a listener name, a colon and a security protocol, and %s is not.", [entry])
+	words := "Error parsing configuration property 'listener.security.protocol.map'"
+	fix := "Write every entry as NAME:PROTOCOL, for example CONTROLLER:PLAINTEXT."
 }
 
-report contains result.fail(protocol_map, message) if {
+report contains _refused(result.fail(protocol_map, message), context, words, fix) if {
 	some node in input.nodes
 	_settled(node, "listener.security.protocol.map")
 	protocol_map := node.settings["listener.security.protocol.map"]
@@ -47,17 +48,18 @@ report contains result.fail(protocol_map, message) if {
 	count(parts) == 2
 	protocol := trim_space(parts[1])
 	not upper(protocol) in _protocols
-	message := sprintf(
-		"listener.security.protocol.map maps %s to %s: Kafka %s refuses to start (\"Invalid security protocol `%s` defined in listener.security.protocol.map\"); use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL",
-		[trim_space(parts[0]), protocol, input.kafka_version, protocol],
-	)
+	name := trim_space(parts[0])
+	message := sprintf("listener.security.protocol.map maps %s to %s, which is not a security protocol", [_cut(name), _cut(protocol)])
+	context := "Kafka knows the security protocols PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL."
+	words := sprintf("Invalid security protocol `%s` defined in listener.security.protocol.map", [protocol])
+	fix := sprintf("Map %s to PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.", [name])
 }
 
 # A broker-only node looks its controller listener up in the effective
 # protocol map. KFK3016 reports a written map that lacks it; this is the
 # implicit map, which has no entry when a listener uses SSL or SASL or the
 # name is not upper-case (AbstractKafkaConfig.effectiveListenerSecurityProtocolMap).
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	some node in input.nodes
 	node.mode == "kraft"
 	node.is_broker
@@ -69,17 +71,26 @@ report contains result.fail(s, message) if {
 	settings.explicit(node, "controller.listener.names")
 	some name in node.controller_listener_names
 	not node.protocol_map[upper(name)]
-	message := sprintf(
-		"controller listener %s has no security protocol: listener.security.protocol.map is not set and %s, so Kafka adds no implicit %s:PLAINTEXT mapping and Kafka %s refuses to start (\"Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map\"); set listener.security.protocol.map with an entry for every listener, e.g. %s:PLAINTEXT or %s:SSL",
-		[upper(name), _no_implicit_why(node, name), upper(name), input.kafka_version, upper(name), upper(name), upper(name)],
-	)
+	n := upper(name)
+	message := sprintf("controller listener %s has no security protocol (no listener.security.protocol.map)", [_cut(n)])
+	context := sprintf("Without listener.security.protocol.map Kafka maps a controller listener to PLAINTEXT itself, but %s, so it adds no %s:PLAINTEXT.", [_no_implicit_why(node, name), n])
+	words := sprintf("Controller listener with name %s defined in controller.listener.names not found in listener.security.protocol.map", [n])
+	fix := sprintf("Set listener.security.protocol.map with an entry for every listener, e.g. %s:PLAINTEXT or %s:SSL.", [n, n])
 }
 
 # --- helpers ------------------------------------------------------------------
 
-_unmapped_reason(node, name) := sprintf("listener.security.protocol.map (line %d) does not map %s", [node.settings["listener.security.protocol.map"].location.line, name]) if {
+# _unmapped_reason is {short, long}: why a listener has no protocol, for the
+# message and for the why.
+_unmapped_reason(node, name) := {
+	"short": "in listener.security.protocol.map",
+	"long": sprintf("listener.security.protocol.map (line %d) does not map %s", [node.settings["listener.security.protocol.map"].location.line, name]),
+} if {
 	settings.explicit(node, "listener.security.protocol.map")
-} else := sprintf("the name %s is not a security protocol and listener.security.protocol.map is not set", [name])
+} else := {
+	"short": "(no listener.security.protocol.map)",
+	"long": sprintf("The name %s is not a security protocol and listener.security.protocol.map is not set", [name]),
+}
 
 # A broker-only node listing a controller listener is KFK3016's finding.
 _broker_only_controller_listener(node, name) if {

@@ -10,7 +10,7 @@ import data.kafkalint.lib.version
 
 # --- controller auto-join on a broker (4.2+: KafkaConfig.validateValues) ---------
 
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	version.at_least(4, 2)
 	some node in input.nodes
 	node.mode == "kraft"
@@ -19,10 +19,10 @@ report contains result.fail(s, message) if {
 	s := node.settings["controller.quorum.auto.join.enable"]
 	settings.explicit(node, "controller.quorum.auto.join.enable")
 	s.value == true
-	message := sprintf(
-		"controller.quorum.auto.join.enable=true on a broker-only node: Kafka %s refuses to start (\"controller.quorum.auto.join.enable is only supported when process.roles contains the 'controller' role.\"); remove it from the broker (it belongs on controllers)",
-		[input.kafka_version],
-	)
+	message := "controller.quorum.auto.join.enable=true on a broker-only node"
+	context := "Only a controller joins the controller quorum."
+	words := "controller.quorum.auto.join.enable is only supported when process.roles contains the 'controller' role."
+	fix := "Remove controller.quorum.auto.join.enable from the broker (it belongs on controllers)."
 }
 
 # --- quorum entries (QuorumConfig.parseVoterConnections / parseBootstrapServer) ---
@@ -31,7 +31,7 @@ report contains result.fail(s, message) if {
 # trailing, leading or doubled comma gives an entry "" that the voter
 # parser refuses; the loader's voter list drops empty entries, so they are
 # found here from the raw value.
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, "Remove the extra comma.") if {
 	some node in input.nodes
 	s := node.settings["controller.quorum.voters"]
 	settings.explicit(node, "controller.quorum.voters")
@@ -39,14 +39,13 @@ report contains result.fail(s, message) if {
 	trimmed := trim_space(s.raw)
 	trimmed != ""
 	count([e | some e in split(trimmed, ","); trim_space(e) == ""]) > 0
-	message := sprintf(
-		"controller.quorum.voters=%s has an empty entry (a leading, trailing or doubled comma): Kafka %s refuses to start (\"Invalid configuration value for controller.quorum.voters. Each entry should be in the form `{id}@{host}:{port}`.\"); remove the extra comma",
-		[trimmed, input.kafka_version],
-	)
+	message := sprintf("controller.quorum.voters=%s has an empty entry", [trimmed])
+	context := "A leading, trailing or doubled comma leaves an empty entry, which Kafka keeps and cannot parse as a voter."
+	words := "Invalid configuration value for controller.quorum.voters. Each entry should be in the form `{id}@{host}:{port}`."
 }
 
 # Utils.getHost: the whole entry must be host:port, else no host is parsed.
-report contains result.fail(s, message) if {
+report contains _refused(result.fail(s, message), context, words, fix) if {
 	version.at_least(3, 9)
 	some node in input.nodes
 	s := node.settings["controller.quorum.bootstrap.servers"]
@@ -56,8 +55,11 @@ report contains result.fail(s, message) if {
 	trimmed != ""
 	some entry in split(trimmed, ",")
 	not regex.match(`^(?:[0-9a-zA-Z\-%._]*://)?\[?[0-9a-zA-Z\-%._:]*\]?:[0-9]+$`, trim_space(entry))
-	message := sprintf(
-		"controller.quorum.bootstrap.servers entry %q is not host:port: Kafka %s refuses to start (\"Failed to parse host name from %s for the configuration controller.quorum.bootstrap.servers. Each entry should be in the form \\\"{host}:{port}\\\"\"); write every entry as host:port, for example controller-1:9093",
-		[trim_space(entry), input.kafka_version, trim_space(entry)],
+	message := sprintf("controller.quorum.bootstrap.servers entry %q is not host:port", [_cut(trim_space(entry))])
+	context := "Kafka reads every entry of controller.quorum.bootstrap.servers as a host and a port."
+	words := sprintf(
+		"Failed to parse host name from %s for the configuration controller.quorum.bootstrap.servers. Each entry should be in the form \\\"{host}:{port}\\\"",
+		[trim_space(entry)],
 	)
+	fix := "Write every entry as host:port, for example controller-1:9093."
 }

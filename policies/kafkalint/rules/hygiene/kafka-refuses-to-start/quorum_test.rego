@@ -9,7 +9,7 @@ import data.kafkalint.lib.testing as t
 _auto_join(node) := _with(node, [["controller.quorum.auto.join.enable", true, 9]])
 
 test_fail_auto_join_on_broker if {
-	_fires(_at("4.2", [_auto_join(_quorum_broker)]), 9, "controller.quorum.auto.join.enable", "controller.quorum.auto.join.enable is only supported when process.roles contains the 'controller' role.")
+	_refuses(_at("4.2", [_auto_join(_quorum_broker)]), 9, "controller.quorum.auto.join.enable", "controller.quorum.auto.join.enable=true on a broker-only node", "controller.quorum.auto.join.enable is only supported when process.roles contains the 'controller' role.")
 }
 
 test_success_auto_join_before_4_2 if _silent(_at("4.1", [_auto_join(_quorum_broker)]))
@@ -23,11 +23,11 @@ test_success_auto_join_placeholder if _silent(_at("4.3", [_unknown(_quorum_broke
 _voters(raw) := object.union(_quorum_broker, {"settings": {"controller.quorum.voters": t.list_setting(_f, "controller.quorum.voters", raw, 3)}})
 
 test_fail_voters_trailing_comma if {
-	_fires(_at("4.1", [_voters("2@localhost:9093,")]), 3, "controller.quorum.voters", "Invalid configuration value for controller.quorum.voters. Each entry should be in the form `{id}@{host}:{port}`.")
+	_refuses(_at("4.1", [_voters("2@localhost:9093,")]), 3, "controller.quorum.voters", "controller.quorum.voters=2@localhost:9093, has an empty entry", "Invalid configuration value for controller.quorum.voters. Each entry should be in the form `{id}@{host}:{port}`.")
 }
 
 test_fail_voters_doubled_comma_3_8 if {
-	_fires(_at("3.8", [_voters("2@a:9093,,3@b:9093")]), 3, "controller.quorum.voters", "has an empty entry")
+	_refuses(_at("3.8", [_voters("2@a:9093,,3@b:9093")]), 3, "controller.quorum.voters", "controller.quorum.voters=2@a:9093,,3@b:9093 has an empty entry", "Kafka 3.8 refuses to start")
 }
 
 test_success_voters_blank_value if _silent(_at("4.3", [_voters("  ")]))
@@ -37,7 +37,7 @@ test_success_voters_placeholder if _silent(_at("4.3", [_unknown(_quorum_broker, 
 _bootstrap(raw) := object.union(_quorum_broker, {"settings": {"controller.quorum.bootstrap.servers": t.list_setting(_f, "controller.quorum.bootstrap.servers", raw, 6)}})
 
 test_fail_bootstrap_without_port if {
-	_fires(_at("3.9", [_bootstrap("kafka1:9092,kafka2")]), 6, "controller.quorum.bootstrap.servers", "Failed to parse host name from kafka2 for the configuration controller.quorum.bootstrap.servers")
+	_refuses(_at("3.9", [_bootstrap("kafka1:9092,kafka2")]), 6, "controller.quorum.bootstrap.servers", "controller.quorum.bootstrap.servers entry \"kafka2\" is not host:port", "(\"Failed to parse host name from kafka2 for the configuration controller.quorum.bootstrap.servers. Each entry should be in the form \\\"{host}:{port}\\\"\")")
 }
 
 test_success_bootstrap_with_scheme if _silent(_at("4.3", [_bootstrap("CONTROLLER://localhost:9092,[::1]:9093")]))

@@ -1,11 +1,10 @@
 package kafkalint.rules.hygiene["kafka-refuses-to-start"]
 
 import data.kafkalint.lib.result
-import data.kafkalint.lib.settings
 
 # Replica fetching (KafkaConfig.validateValues).
 
-report contains result.fail(anchor, message) if {
+report contains _refused(result.fail(anchor, message), context, words, fix) if {
 	some node in input.nodes
 	_all_settled(node, ["replica.fetch.wait.max.ms", "replica.lag.time.max.ms", "replica.socket.timeout.ms"])
 	wait := node.settings["replica.fetch.wait.max.ms"]
@@ -19,9 +18,16 @@ report contains result.fail(anchor, message) if {
 	count(limits) > 0
 	some anchor in _timing_anchor(wait, limits)
 	message := sprintf(
-		"replica.fetch.wait.max.ms=%d is above %s: Kafka %s refuses to start (\"replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms\"; replica.socket.timeout.ms must be at least replica.fetch.wait.max.ms too); keep replica.fetch.wait.max.ms (default 500) below both",
-		[wait.value, concat(" and ", [sprintf("%s=%d%s", [l.key, l.value, settings.default_note(l)]) | some l in limits]), input.kafka_version],
+		"replica.fetch.wait.max.ms=%d is above %s",
+		[wait.value, concat(" and ", [sprintf("%s=%d", [l.key, l.value]) | some l in limits])],
 	)
+	defaults := [sprintf("%s=%d", [s.key, s.value]) | some s in array.concat([wait], limits); s.source == "default"]
+	context := sprintf(
+		"A follower's fetch may wait replica.fetch.wait.max.ms, so replica.lag.time.max.ms and replica.socket.timeout.ms must be at least that long.%s",
+		[_defaults_sentence(defaults)],
+	)
+	words := "replica.fetch.wait.max.ms should always be less than or equal to replica.lag.time.max.ms"
+	fix := "Keep replica.fetch.wait.max.ms (default 500) at or below both replica.lag.time.max.ms and replica.socket.timeout.ms."
 }
 
 # --- helpers ------------------------------------------------------------------

@@ -9,7 +9,10 @@ _zookeeper_broker := t.node(_f, [], [["broker.id", 0, 1], ["zookeeper.connect", 
 # --- process.roles --------------------------------------------------------------
 
 test_fail_zookeeper_file_on_4_0 if {
-	_fires(_at("4.0", [_zookeeper_broker]), 1, "process.roles", "this is a ZooKeeper-mode configuration (zookeeper.connect at line 2, no process.roles) and Kafka 4.0 removed ZooKeeper mode, so Kafka 4.0 refuses to start (\"Missing required configuration \\\"process.roles\\\" which has no default value.\")")
+	c := _at("4.0", [_zookeeper_broker])
+	_refuses(c, 1, "process.roles", "process.roles is not set and zookeeper.connect is: ZooKeeper mode, which Kafka 4.0 removed", "This is a ZooKeeper-mode configuration (zookeeper.connect at line 2, no process.roles), and Kafka 4.0 removed ZooKeeper mode. Kafka 4.0 refuses to start (\"Missing required configuration \\\"process.roles\\\" which has no default value.\").")
+	some f in _reports(c)
+	contains(f.fix, "--kafka-version 3.x")
 }
 
 test_success_zookeeper_file_on_3_9 if {
@@ -18,7 +21,7 @@ test_success_zookeeper_file_on_3_9 if {
 
 test_fail_process_roles_missing_on_4_1 if {
 	node := t.node(_f, [], [["node.id", 1, 1], ["log.dirs", "/data", 2]])
-	_fires(_at("4.1", [node]), 1, "process.roles", "process.roles is not set: Kafka 4.1 refuses to start")
+	_refuses(_at("4.1", [node]), 1, "process.roles", "process.roles is not set", "Kafka 4.1 refuses to start (\"Missing required configuration \\\"process.roles\\\" which has no default value.\")")
 }
 
 test_success_process_roles_missing_from_a_template if {
@@ -33,17 +36,17 @@ test_success_process_roles_managed_by_platform if {
 
 test_fail_process_roles_empty_on_4_2 if {
 	node := t.with_setting(t.node(_f, [], [["node.id", 1, 2]]), _list("process.roles", "", [], 1))
-	_fires(_at("4.2", [node]), 1, "process.roles", "(\"Configuration 'process.roles' must not be empty\")")
+	_refuses(_at("4.2", [node]), 1, "process.roles", "process.roles= is empty", "Kafka 4.2 refuses to start (\"Configuration 'process.roles' must not be empty\")")
 }
 
 test_fail_process_roles_empty_on_4_0_cannot_be_formatted if {
 	node := t.with_setting(t.node(_f, [], [["node.id", 1, 2]]), _list("process.roles", "", [], 1))
-	_fires(_at("4.0", [node]), 1, "process.roles", "kafka-storage format refuses the node")
+	_refuses(_at("4.0", [node]), 1, "process.roles", "process.roles= is empty", "kafka-storage format refuses the node")
 }
 
 test_fail_duplicate_roles_on_4_1 if {
 	node := t.with_setting(_broker, _list("process.roles", "broker,broker", ["broker", "broker"], 1))
-	_fires(_at("4.1", [node]), 1, "process.roles", "(\"Duplicate role names found in `process.roles`.\")")
+	_refuses(_at("4.1", [node]), 1, "process.roles", "process.roles=broker,broker names a role twice", "(\"Duplicate role names found in `process.roles`.\")")
 }
 
 test_success_duplicate_roles_deduplicated_on_4_2 if {
@@ -60,35 +63,38 @@ test_success_process_roles_placeholder if {
 
 test_fail_no_process_roles_nor_zookeeper_on_3_9 if {
 	node := t.node(_f, [], [["broker.id", 0, 1], ["log.dirs", "/data", 2]])
-	_fires(_at("3.9", [node]), 1, "zookeeper.connect", "(\"Missing required configuration `zookeeper.connect` which has no default value.\")")
+	_refuses(_at("3.9", [node]), 1, "zookeeper.connect", "neither process.roles nor zookeeper.connect is set", "(\"Missing required configuration `zookeeper.connect` which has no default value.\")")
 }
 
 # --- node.id --------------------------------------------------------------------
 
 test_fail_node_id_missing_on_4_3 if {
 	node := _without(t.with_setting(_broker, t.default_setting(_f, "broker.id", -1)), "node.id")
-	_fires(_at("4.3", [node]), 1, "node.id", "(\"Missing required configuration \\\"node.id\\\" which has no default value.\")")
+	_refuses(_at("4.3", [node]), 1, "node.id", "neither node.id nor broker.id is set", "(\"Missing required configuration \\\"node.id\\\" which has no default value.\")")
 }
 
 test_fail_negative_broker_id_alone_on_4_0 if {
 	node := t.with_setting(_without(_broker, "node.id"), t.setting(_f, "broker.id", -1, 2))
-	_fires(_at("4.0", [node]), 2, "broker.id", "(\"Invalid value -1 for configuration node.id: Value must be at least 0\")")
+	_refuses(_at("4.0", [node]), 2, "broker.id", "broker.id=-1 without node.id", "(\"Invalid value -1 for configuration node.id: Value must be at least 0\")")
 }
 
 test_fail_node_id_missing_in_kraft_on_3_9 if {
 	node := _without(_broker, "node.id")
-	_fires(_at("3.9", [node]), 1, "node.id", "(\"Missing configuration `node.id` which is required when `process.roles` is defined\")")
+	_refuses(_at("3.9", [node]), 1, "node.id", "process.roles is set but node.id is not", "(\"Missing configuration `node.id` which is required when `process.roles` is defined\")")
 }
 
 test_fail_negative_node_id_in_kraft_on_3_9 if {
 	node := t.with_setting(_broker, t.setting(_f, "node.id", -1, 2))
-	_fires(_at("3.9", [node]), 2, "node.id", "node.id=-1 on a KRaft node: Kafka 3.9 refuses to start")
+	_refuses(_at("3.9", [node]), 2, "node.id", "node.id=-1 on a KRaft node", "Kafka 3.9 refuses to start (\"Missing configuration `node.id` which is required when `process.roles` is defined\")")
 }
 
 test_fail_node_id_differs_from_broker_id if {
 	node := t.with_setting(_broker, t.setting(_f, "broker.id", 5, 7))
 	reports := _reports(_at("4.3", [node]))
-	reports == {t.finding_related(_f, 2, "node.id", "node.id=4 and broker.id=5 (line 7) differ: Kafka 4.3 refuses to start (\"You must set `node.id` to the same value as `broker.id`.\"); remove broker.id and keep node.id", [[_f, 7]])}
+	reports == {object.union(t.finding_related(_f, 2, "node.id", "node.id=4 differs from broker.id=5 (line 7)", [[_f, 7]]), {
+		"why": "broker.id is a synonym of node.id, so when both are set they must agree. Kafka 4.3 refuses to start (\"You must set `node.id` to the same value as `broker.id`.\").",
+		"fix": "Remove broker.id and keep node.id.",
+	})}
 }
 
 test_success_node_id_placeholder if {
