@@ -31,6 +31,10 @@
 #     - default.replication.factor
 #     - unclean.leader.election.enable
 #   since: unreleased
+#   fix: |
+#     Give every node of the role the same value, from one template (or, for
+#     min.insync.replicas and unclean.leader.election.enable, one dynamic
+#     cluster-wide default).
 package kafkalint.rules.consistency["cluster-setting-inconsistent"]
 
 import data.kafkalint.lib.cluster
@@ -59,15 +63,17 @@ _classes := {
 	"unclean.leader.election.enable": {"broker", "controller", "combined", "zookeeper"},
 }
 
+# _why is what breaks when the nodes disagree on an aspect: the first
+# sentences of a finding's why.
 _why := {
-	"controller.listener.names": "brokers reach the controllers through the first of these names and controllers serve the quorum on them, so a node naming a different listener connects where the controllers may not listen, or with other security settings",
-	"controller listener protocol": "brokers and controllers connect to the controllers with this protocol, so a node using another one fails the connection or the handshake",
-	"inter.broker.listener.name": "a follower replicates through the leader's listener of the follower's inter-broker listener name, so with different names replication fails wherever the leader has no such listener, and brokers talk to each other with different security settings",
-	"sasl.mechanism.inter.broker.protocol": "brokers authenticate to each other with this mechanism, so a broker using a mechanism the others do not expect fails to authenticate and cannot replicate",
-	"authorizer.class.name": "each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others",
-	"min.insync.replicas": "it is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership",
-	"default.replication.factor": "topics created without a replication factor get the value of the node that handles the request, so identical requests create topics with different numbers of replicas",
-	"unclean.leader.election.enable": "whether an out-of-sync replica may become leader, losing acknowledged records, then depends on which node makes the election (the active controller in KRaft mode, the controller broker in ZooKeeper mode)",
+	"controller.listener.names": "Brokers reach the controllers through the first name of controller.listener.names and controllers serve the quorum on these listeners, so a node naming a different listener connects where the controllers may not listen, or with other security settings.",
+	"controller listener protocol": "Brokers and controllers connect to the controllers with the controller listener's security protocol, so a node using another one fails the connection or the handshake.",
+	"inter.broker.listener.name": "A follower replicates through the leader's listener of the follower's inter-broker listener name, so with different names replication fails wherever the leader has no such listener, and brokers talk to each other with different security settings.",
+	"sasl.mechanism.inter.broker.protocol": "Brokers authenticate to each other with sasl.mechanism.inter.broker.protocol, so a broker using a mechanism the others do not expect fails to authenticate and cannot replicate.",
+	"authorizer.class.name": "Each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others.",
+	"min.insync.replicas": "min.insync.replicas is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership.",
+	"default.replication.factor": "Topics created without a replication factor get the default.replication.factor of the node that handles the request, so identical requests create topics with different numbers of replicas.",
+	"unclean.leader.election.enable": "Whether an out-of-sync replica may become leader and lose acknowledged records (unclean.leader.election.enable) then depends on which node makes the election (the active controller in KRaft mode, the controller broker in ZooKeeper mode).",
 }
 
 # A node whose platform sets a key of the aspect itself (managed_keys) takes
@@ -107,10 +113,16 @@ _managed(node, aspect) if {
 }
 
 # Each set of parties is analysed once (cluster.disagreement), and the parts
-# of the messages shared by its findings (the majority's text and files,
+# of the findings shared by a disagreement (the majority's text and files,
 # the files of each text) are built once per set, not per finding: a
-# cluster of copied configs can have a thousand parties.
-report contains result.fail_nearest(party.setting, message, cluster.nearest(d, i)) if {
+# cluster of copied configs can have a thousand parties. The message names
+# this node's value and, when it fits, the others'; the finding's why says
+# what breaks and lists the other values with their files.
+report contains result.explain(
+	result.fail_nearest(party.setting, _message(aspect, class, d, shared, party), cluster.nearest(d, i)),
+	_finding_why(aspect, class, d, shared, party),
+	sprintf("Give every %s of the cluster the same value, from one template.", [_role[class]]),
+) if {
 	some class in _shared_classes
 	some aspect, classes in _classes
 	class in classes
@@ -118,24 +130,26 @@ report contains result.fail_nearest(party.setting, message, cluster.nearest(d, i
 	cluster.disagree(parties) # cheap, and most sets of parties agree
 	d := cluster.disagreement(parties)
 	count(d.odd) > 0
-	shared := _shared_text(aspect, class, d)
+	shared := _shared_text(d)
 	some i in d.odd
 	party := parties[i]
-	message := _message(aspect, class, d, shared, party)
 }
 
 # _shared_text is what every finding of one disagreement says about the
-# others: with a majority, its reference text, size and files; without
-# one, the files of each text and the texts of each value.
-_shared_text(_, class, d) := {
-	"reference": d.parties[same[0]].text,
-	"size": _plural(count(same), class),
+# others: with a majority, its reference text, short value, size and
+# files; without one, the files of each text and the texts of each value.
+_shared_text(d) := {
+	"reference": ref.text,
+	"short": ref.short,
+	"excess": ref.excess,
+	"size": count(same),
 	"files": cluster.files(d.parties, same),
 } if {
 	same := d.majority[0].indexes
+	ref := d.parties[same[0]]
 }
 
-_shared_text(_, _, d) := {
+_shared_text(d) := {
 	"text_files": {text: result.names({d.parties[i].location.file | some i in g.indexes}) |
 		some g in cluster.groups([{"value": p.text} | some p in d.parties])
 		text := g.value
@@ -145,23 +159,116 @@ _shared_text(_, _, d) := {
 	count(d.majority) == 0
 }
 
-_message(aspect, class, _, shared, party) := sprintf(
-	"%s on this %s differs from %s on the other %s (%s): %s; give every %s of the cluster the same value",
-	[party.shown, _role[class], shared.reference, shared.size, shared.files, _why[aspect], _role[class]],
-) if {
+# --- message -------------------------------------------------------------------
+
+# _message is the first of _candidates that fits in _max_message characters
+# as the reader sees it (the engine cuts a value of over 60 characters to
+# 61: excess), else the last, which names no value.
+_message(aspect, class, d, shared, party) := fits[0] if {
+	candidates := _candidates(aspect, class, d, shared, party)
+	fits := [c.text | some c in candidates; count(c.text) - c.excess <= _max_message]
+	count(fits) > 0
+} else := c.text if {
+	candidates := _candidates(aspect, class, d, shared, party)
+	c := candidates[count(candidates) - 1]
+}
+
+_max_message := 120
+
+# _candidates, longest first, when the others hold one value (a majority,
+# or an even split of two values): that value and how many hold it. Each
+# form comes with this node's value as shown (with "(from key)" for a
+# derived value), then brief (without it).
+_candidates(aspect, class, d, shared, party) := [
+	{"text": sprintf("%s on this %s, %s on %s", [party.shown, role, other.short, where]), "excess": party.excess + other.excess},
+	{"text": sprintf("%s on this %s, %s on %s", [party.brief, role, other.short, where]), "excess": party.excess + other.excess},
+	{"text": sprintf("%s on this %s, unlike %s", [party.shown, role, where]), "excess": party.excess},
+	{"text": sprintf("%s on this %s, unlike %s", [party.brief, role, where]), "excess": party.excess},
+	{"text": sprintf("%s, unlike %s", [party.brief, where]), "excess": party.excess},
+	{"text": sprintf("%s on this %s differs from %s", [_label(aspect), role, where]), "excess": 0},
+] if {
+	other := _other(d, shared, party)
+	role := _short_role[class]
+	where := _where(other.size, count(d.parties), role)
+}
+
+# ... and when they hold several values, none of them most.
+_candidates(aspect, class, d, shared, party) := [
+	{"text": sprintf("%s on this %s; %s", [party.shown, role, values]), "excess": party.excess},
+	{"text": sprintf("%s on this %s; %s", [party.brief, role, values]), "excess": party.excess},
+	{"text": sprintf("%s; %s", [party.brief, values]), "excess": party.excess},
+	{"text": sprintf("%s differs among the %d %ss (%d values)", [_label(aspect), count(d.parties), role, count(d.groups)]), "excess": 0},
+] if {
+	not _other(d, shared, party)
+	role := _short_role[class]
+	values := sprintf("the %d %ss have %d different values", [count(d.parties), role, count(d.groups)])
+}
+
+# _other is the value the other parties hold, when they hold one: the
+# majority's, or the other of two equal halves.
+_other(_, shared, _) := {"short": shared.short, "excess": shared.excess, "size": shared.size} if shared.reference
+
+_other(d, _, party) := {"short": first.short, "excess": first.excess, "size": count(g.indexes)} if {
+	count(d.majority) == 0
+	count(d.groups) == 2
+	some g in d.groups
+	g.value != party.value
+	first := d.parties[g.indexes[0]]
+}
+
+# _where says which nodes hold the other value: all the others, or some
+# (role is the role's name in the text).
+_where(1, 2, role) := sprintf("the other %s", [role])
+
+_where(n, total, role) := sprintf("the other %d %ss", [n, role]) if {
+	n == total - 1
+	n > 1
+}
+
+_where(n, total, role) := sprintf("%d other %s%s", [n, role, _s(n)]) if n < total - 1
+
+_s(1) := ""
+
+_s(n) := "s" if n > 1
+
+# _label names an aspect in a message without its value.
+_label("controller listener protocol") := "controller listener protocol"
+
+_label("inter.broker.listener.name") := "inter-broker listener"
+
+_label(aspect) := aspect if not aspect in {"controller listener protocol", "inter.broker.listener.name"}
+
+# _short_role names a role class in a message; _role in the why.
+_short_role := {"broker": "broker", "controller": "controller", "combined": "combined node", "zookeeper": "ZooKeeper broker"}
+
+# --- why -----------------------------------------------------------------------
+
+_finding_why(aspect, class, d, shared, party) := sprintf("%s%s %s %s %s: %s.", [
+	_why[aspect], _derived_note(class, party),
+	_capitalized(_where(shared.size, count(d.parties), _role[class])),
+	_have(shared.size), shared.reference, shared.files,
+]) if {
 	shared.reference
 }
 
-_message(aspect, class, d, shared, party) := sprintf(
-	"%s on this %s, but %s, and no value is shared by most %ss: %s; give every %s of the cluster the same value",
-	[party.shown, _role[class], _others_text(d, shared, party), _role[class], _why[aspect], _role[class]],
+_finding_why(aspect, class, d, shared, party) := sprintf(
+	"%s%s No value is shared by most %ss; the others have %s.",
+	[_why[aspect], _derived_note(class, party), _role[class], _others_text(d, shared, party)],
 ) if {
 	shared.text_files
 }
 
-_plural(1, class) := _role[class]
+# _derived_note says which setting decides a derived value, which the
+# message may leave out.
+_derived_note(class, party) := sprintf(" This %s has %s.", [_role[class], party.shown]) if {
+	party.shown != party.brief
+} else := ""
 
-_plural(n, class) := sprintf("%d %ss", [n, _role[class]]) if n > 1
+_have(1) := "has"
+
+_have(n) := "have" if n > 1
+
+_capitalized(text) := concat("", [upper(substring(text, 0, 1)), substring(text, 1, -1)])
 
 _others_text(d, shared, party) := concat("; ", [sprintf("%s in %s", [text, shared.text_files[text]]) |
 	some text in sort({t | some g in d.groups; g.value != party.value; some t in shared.texts[g.value]})
@@ -215,10 +322,21 @@ _authorizer_text(value) := trim_space(value) if trim_space(value) != ""
 _from(setting, value, shown_value) := {
 	"value": value,
 	"text": sprintf("%s=%s", [setting.key, shown_value]),
-	"shown": sprintf("%s=%s%s", [setting.key, shown_value, settings.unset_note(setting)]),
+	"shown": sprintf("%s=%s%s", [setting.key, shown_value, settings.default_note(setting)]),
+	"brief": sprintf("%s=%s%s", [setting.key, shown_value, settings.default_note(setting)]),
+	"short": shown_value,
+	"excess": _excess(setting, shown_value),
 	"setting": setting,
 	"location": setting.location,
 }
+
+# _excess is how many characters of a value the engine cuts from a
+# message: it quotes a written value of over 60 characters as its first 60
+# and "…" (policies/redact.go).
+_excess(setting, shown_value) := count(shown_value) - 61 if {
+	shown_value == trim_space(setting.raw)
+	count(shown_value) > 61
+} else := 0
 
 # _derived is a party whose value Kafka derives from other settings; it is
 # anchored at the setting that decides it.
@@ -226,6 +344,9 @@ _derived(anchor, value, shown_value, label) := {
 	"value": value,
 	"text": sprintf("%s %s", [label, shown_value]),
 	"shown": sprintf("%s %s (from %s)", [label, shown_value, anchor.key]),
+	"brief": sprintf("%s %s", [label, shown_value]),
+	"short": shown_value,
+	"excess": 0,
 	"setting": anchor,
 	"location": anchor.location,
 }

@@ -23,7 +23,12 @@ _controller(file, entries) := t.with_settings(
 	entries,
 )
 
-_why_min_isr := "it is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership"
+_why_min_isr := "min.insync.replicas is the minimum in-sync replica count for acks=all writes to topics without their own value, and the value in effect depends on which node leads the partition (or, for controllers, which controller is active), so durability changes with leadership."
+
+_fix_broker := "Give every broker of the cluster the same value, from one template."
+
+# _explained is an expected finding with its own why and fix.
+_explained(finding, why) := object.union(finding, {"why": why, "fix": _fix_broker})
 
 test_fail_odd_broker_min_insync_replicas_default if {
 	nodes := [
@@ -32,11 +37,9 @@ test_fail_odd_broker_min_insync_replicas_default if {
 		_broker("b3.properties", [["min.insync.replicas", 2, 9]]),
 		_controller("c1.properties", []),
 	]
-	message := sprintf(
-		"min.insync.replicas=1 (Kafka's default, not set in the file) on this broker differs from min.insync.replicas=2 on the other 2 brokers (b1.properties, b3.properties): %s; give every broker of the cluster the same value",
-		[_why_min_isr],
-	)
-	rule.report == {t.finding_related("b2.properties", 1, "min.insync.replicas", message, [["b1.properties", 9], ["b3.properties", 9]])} with input as t.cluster(nodes, [])
+	message := "min.insync.replicas=1 (Kafka's default) on this broker, 2 on the other 2 brokers"
+	why := sprintf("%s The other 2 brokers have min.insync.replicas=2: b1.properties, b3.properties.", [_why_min_isr])
+	rule.report == {_explained(t.finding_related("b2.properties", 1, "min.insync.replicas", message, [["b1.properties", 9], ["b3.properties", 9]]), why)} with input as t.cluster(nodes, [])
 }
 
 test_fail_no_majority_reports_each if {
@@ -44,11 +47,33 @@ test_fail_no_majority_reports_each if {
 		_broker("b1.properties", [["authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer", 8]]),
 		_broker("b2.properties", []),
 	]
-	why := "each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others"
+	why := "Each node enforces ACLs with its own authorizer (a node without one allows every request), so the same client is allowed on some nodes and denied on others. No value is shared by most brokers; the others have "
 	rule.report == {
-		t.finding_related("b1.properties", 8, "authorizer.class.name", sprintf("authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer on this broker, but authorizer.class.name=(none) in b2.properties, and no value is shared by most brokers: %s; give every broker of the cluster the same value", [why]), [["b2.properties", 1]]),
-		t.finding_related("b2.properties", 1, "authorizer.class.name", sprintf("authorizer.class.name=(none) (Kafka's default, not set in the file) on this broker, but authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer in b1.properties, and no value is shared by most brokers: %s; give every broker of the cluster the same value", [why]), [["b1.properties", 8]]),
+		_explained(
+			t.finding_related("b1.properties", 8, "authorizer.class.name", "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer on this broker, (none) on the other broker", [["b2.properties", 1]]),
+			concat("", [why, "authorizer.class.name=(none) in b2.properties."]),
+		),
+		_explained(
+			t.finding_related("b2.properties", 1, "authorizer.class.name", "authorizer.class.name=(none) (Kafka's default) on this broker, unlike the other broker", [["b1.properties", 8]]),
+			concat("", [why, "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer in b1.properties."]),
+		),
 	} with input as t.cluster(nodes, [])
+}
+
+# With several values and no majority the message counts the values; the
+# why lists them with their files.
+test_fail_three_values_no_majority if {
+	nodes := [
+		_broker("b1.properties", [["default.replication.factor", 3, 9]]),
+		_broker("b2.properties", [["default.replication.factor", 2, 9]]),
+		_broker("b3.properties", []),
+	]
+	findings := rule.report with input as t.cluster(nodes, [])
+	count(findings) == 3
+	some f in findings
+	f.location.file == "b2.properties"
+	f.message == "default.replication.factor=2 on this broker; the 3 brokers have 3 different values"
+	endswith(f.why, " No value is shared by most brokers; the others have default.replication.factor=1 in b3.properties; default.replication.factor=3 in b1.properties.")
 }
 
 test_fail_controller_listener_names if {
@@ -70,7 +95,10 @@ test_fail_controller_listener_protocol if {
 	reports := rule.report with input as t.cluster(nodes, [])
 	{[f.location.file, f.location.line, f.key] | some f in reports} == {["b3.properties", 6, "listener.security.protocol.map"]}
 	some f in reports
-	startswith(f.message, "controller listener CONTROLLER SSL (from listener.security.protocol.map) on this broker differs from controller listener CONTROLLER PLAINTEXT on the other 2 brokers (b1.properties, b2.properties): ")
+
+	# "(from listener.security.protocol.map)" does not fit in the message.
+	f.message == "controller listener CONTROLLER SSL on this broker, CONTROLLER PLAINTEXT on the other 2 brokers"
+	endswith(f.why, " This broker has controller listener CONTROLLER SSL (from listener.security.protocol.map). The other 2 brokers have controller listener CONTROLLER PLAINTEXT: b1.properties, b2.properties.")
 }
 
 test_fail_inter_broker_listener if {
@@ -146,26 +174,54 @@ test_fail_odd_broker_when_the_majority_value_is_false if {
 	findings := rule.report with input as t.cluster(nodes, [])
 	[f.location.file | some f in findings] == ["b2.properties"]
 	some f in findings
-	contains(f.message, "differs from unclean.leader.election.enable=false on the other 2 brokers")
+	f.message == "unclean.leader.election.enable=true on this broker, false on the other 2 brokers"
 }
 
 # A disagreement among many nodes (copied configs) lists the 10 nearest
-# other parties and counts the rest, and names the first files only.
+# other parties and counts the rest, and its why names the first files only.
 test_fail_many_brokers_capped if {
 	files := [sprintf("b%02d.properties", [n]) | some n in numbers.range(1, 12)]
 	nodes := array.concat(
 		[_broker("b00.properties", [])],
 		[_broker(f, [["min.insync.replicas", 2, 9]]) | some f in files],
 	)
-	message := sprintf(
-		"min.insync.replicas=1 (Kafka's default, not set in the file) on this broker differs from min.insync.replicas=2 on the other 12 brokers (b01.properties, b02.properties, b03.properties, b04.properties, b05.properties and 7 more): %s; give every broker of the cluster the same value",
+	message := "min.insync.replicas=1 (Kafka's default) on this broker, 2 on the other 12 brokers"
+	why := sprintf(
+		"%s The other 12 brokers have min.insync.replicas=2: b01.properties, b02.properties, b03.properties, b04.properties, b05.properties and 7 more.",
 		[_why_min_isr],
 	)
 	expected := object.union(
-		t.finding_related("b00.properties", 1, "min.insync.replicas", message, [[f, 9] | some f in array.slice(files, 0, 10)]),
+		_explained(t.finding_related("b00.properties", 1, "min.insync.replicas", message, [[f, 9] | some f in array.slice(files, 0, 10)]), why),
 		{"related_omitted": 2},
 	)
 	rule.report == {expected} with input as t.cluster(nodes, [])
+}
+
+_zk(file, entries) := t.with_settings(t.node(file, [], _defaults), entries)
+
+# A message that would not fit names fewer values, never more than 120
+# characters: here a long authorizer class on ZooKeeper-mode brokers, whose
+# other value the why gives.
+test_fail_long_values_fit_the_message if {
+	long := "com.example.security.kafka.authorizer.CorporateAuthorizerV2"
+	nodes := [
+		_zk("z1.properties", [["authorizer.class.name", long, 8]]),
+		_zk("z2.properties", [["authorizer.class.name", "kafka.security.authorizer.AclAuthorizer", 8]]),
+		_zk("z3.properties", [["authorizer.class.name", "kafka.security.authorizer.AclAuthorizer", 8]]),
+	]
+	findings := rule.report with input as t.cluster(nodes, [])
+	[f.message | some f in findings] == [sprintf("authorizer.class.name=%s, unlike the other 2 ZooKeeper brokers", [long])]
+	some f in findings
+	count(f.message) <= 120
+	contains(f.why, "The other 2 ZooKeeper-mode brokers have authorizer.class.name=kafka.security.authorizer.AclAuthorizer: z2.properties, z3.properties.")
+}
+
+# The last resort names the setting only.
+test_message_without_values_when_nothing_else_fits if {
+	party := {"shown": concat("", ["authorizer.class.name=", concat("", ["x" | some _ in numbers.range(1, 90)])]), "excess": 0}
+	d := {"parties": [{}, {}, {}], "groups": [{}, {}], "majority": [{}]}
+	shared := {"reference": "authorizer.class.name=y", "short": "y", "excess": 0, "size": 2, "files": "a, b"}
+	rule._message("authorizer.class.name", "zookeeper", d, shared, object.union(party, {"brief": party.shown})) == "authorizer.class.name on this ZooKeeper broker differs from the other 2 ZooKeeper brokers"
 }
 
 # Built with the loader (kafkalint.parse), not fixtures: one broker of three sets another min.insync.replicas.
@@ -196,4 +252,13 @@ min.insync.replicas=1
 	count(clusters) == 1
 	reports := rule.report with input as clusters[0]
 	{[f.location.file, f.location.line, object.get(f, "key", "")] | some f in reports} == {["prod/kafka/b3.properties", 6, "min.insync.replicas"]}
+}
+
+# The engine cuts a written value of over 60 characters to 61 in the
+# message, so only the rest counts against the message's length.
+test_excess_of_long_written_values if {
+	long := concat("", ["x" | some _ in numbers.range(1, 80)])
+	rule._excess(t.setting("b1.properties", "authorizer.class.name", long, 8), long) == 19
+	rule._excess(t.setting("b1.properties", "authorizer.class.name", "kafka.security.authorizer.AclAuthorizer", 8), "kafka.security.authorizer.AclAuthorizer") == 0
+	rule._excess(t.setting("b1.properties", "controller.listener.names", long, 5), upper(long)) == 0
 }

@@ -19,6 +19,11 @@
 #   applies_to: [broker, controller]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Remove the key from spec.kafka.config and use the resource field the
+#     operator reads: spec.kafka.listeners, spec.kafka.authorization,
+#     spec.kafka.rack, or the KafkaNodePool resources for storage, roles
+#     and node ids.
 package kafkalint.rules.consistency["strimzi-operator-managed-config"]
 
 import data.kafkalint.lib.result
@@ -28,15 +33,24 @@ import data.kafkalint.lib.result
 # in node.ignored_settings, not in node.settings, so no other rule treats it
 # as effective. Every node pool repeats the resource's config, and identical
 # findings collapse into one.
-report contains result.fail(setting, message) if {
+report contains result.explain(
+	result.fail(setting, sprintf("%s in spec.kafka.config is dropped: the Strimzi operator manages it", [setting.key])),
+	sprintf(
+		"The Strimzi cluster operator sets %s itself and removes it from spec.kafka.config before it writes the broker configuration, with only a warning in the operator's log, so the value in the resource never reaches Kafka.",
+		[setting.key],
+	),
+	_fix(setting.key, _instead(setting.key)),
+) if {
 	some node in input.nodes
 	some setting in node.ignored_settings
 	setting.origin == "spec.kafka.config"
-	message := sprintf(
-		"%s is set in spec.kafka.config, but the Strimzi operator manages it itself and drops it before writing the broker configuration, with only a warning in the operator's log: the value never reaches Kafka; remove it and configure %s",
-		[setting.key, _instead(setting.key)],
-	)
 }
+
+# _fix removes the key and points at where the operator takes the setting
+# from, or says why nothing replaces it.
+_fix(key, instead) := sprintf("Remove %s from spec.kafka.config: %s.", [key, substring(instead, 9, -1)]) if {
+	startswith(instead, "nothing: ")
+} else := sprintf("Remove %s from spec.kafka.config and configure %s.", [key, instead])
 
 # _instead names where Strimzi takes the setting from, by key prefix (the
 # first match in this order).

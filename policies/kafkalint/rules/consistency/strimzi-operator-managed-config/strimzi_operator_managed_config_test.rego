@@ -13,35 +13,39 @@ _pool(roles, ignored, entries) := object.union(
 	{"ignored_settings": ignored, "quorum": {"mode": "managed", "voters": [], "bootstrap_servers": []}},
 )
 
-_message(key, instead) := sprintf(
-	"%s is set in spec.kafka.config, but the Strimzi operator manages it itself and drops it before writing the broker configuration, with only a warning in the operator's log: the value never reaches Kafka; remove it and configure %s",
-	[key, instead],
+# _finding is the expected finding about a dropped key, with its fix.
+_finding(line, key, fix) := object.union(
+	t.finding(_file, line, key, sprintf("%s in spec.kafka.config is dropped: the Strimzi operator manages it", [key])),
+	{
+		"why": sprintf("The Strimzi cluster operator sets %s itself and removes it from spec.kafka.config before it writes the broker configuration, with only a warning in the operator's log, so the value in the resource never reaches Kafka.", [key]),
+		"fix": fix,
+	},
 )
 
 test_fail_listeners_in_config if {
 	node := _pool(["broker"], [_ignored("listeners", "PLAINTEXT://:9092", 31)], [])
-	rule.report == {t.finding(_file, 31, "listeners", _message("listeners", "spec.kafka.listeners (name, port, type, tls, authentication)"))} with input as t.cluster([node], [])
+	rule.report == {_finding(31, "listeners", "Remove listeners from spec.kafka.config and configure spec.kafka.listeners (name, port, type, tls, authentication).")} with input as t.cluster([node], [])
 }
 
 test_fail_reported_once_for_every_pool if {
 	ignored := [_ignored("log.dirs", "/data", 33), _ignored("controller.quorum.voters", "1@a:9093", 34)]
 	nodes := [_pool(["controller"], ignored, []), _pool(["broker"], ignored, [])]
 	rule.report == {
-		t.finding(_file, 33, "log.dirs", _message("log.dirs", "the node pools' storage")),
-		t.finding(_file, 34, "controller.quorum.voters", _message("controller.quorum.voters", "nothing: the operator configures the controller quorum and listener from the node pools")),
+		_finding(33, "log.dirs", "Remove log.dirs from spec.kafka.config and configure the node pools' storage."),
+		_finding(34, "controller.quorum.voters", "Remove controller.quorum.voters from spec.kafka.config: the operator configures the controller quorum and listener from the node pools."),
 	} with input as t.cluster(nodes, [])
 }
 
 test_fail_unlisted_prefix_gets_generic_advice if {
 	node := _pool(["broker"], [_ignored("password.encoder.secret", "x", 40)], [])
-	rule.report == {t.finding(_file, 40, "password.encoder.secret", _message("password.encoder.secret", "nothing: the operator does not pass it through"))} with input as t.cluster([node], [])
+	rule.report == {_finding(40, "password.encoder.secret", "Remove password.encoder.secret from spec.kafka.config: the operator does not pass it through.")} with input as t.cluster([node], [])
 }
 
 test_fail_unknown_value_still_dropped if {
 	# The operator drops the key whatever its value, a placeholder included.
 	dropped := object.union(t.unknown_setting(_file, "sasl.enabled.mechanisms", "${env:MECHS}", 35), {"origin": "spec.kafka.config"})
 	node := _pool(["broker"], [dropped], [])
-	rule.report == {t.finding(_file, 35, "sasl.enabled.mechanisms", _message("sasl.enabled.mechanisms", "the listeners' authentication in spec.kafka.listeners"))} with input as t.cluster([node], [])
+	rule.report == {_finding(35, "sasl.enabled.mechanisms", "Remove sasl.enabled.mechanisms from spec.kafka.config and configure the listeners' authentication in spec.kafka.listeners.")} with input as t.cluster([node], [])
 }
 
 test_success_allowed_config if {

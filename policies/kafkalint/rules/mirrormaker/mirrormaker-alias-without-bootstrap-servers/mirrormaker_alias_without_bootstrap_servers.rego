@@ -17,6 +17,9 @@
 #   applies_to: [mirrormaker]
 #   keys: [clusters]
 #   since: unreleased
+#   fix: |
+#     Add {alias}.bootstrap.servers=host:port,... for every alias in
+#     clusters.
 package kafkalint.rules.mirrormaker["mirrormaker-alias-without-bootstrap-servers"]
 
 import data.kafkalint.lib.result
@@ -24,20 +27,23 @@ import data.kafkalint.lib.version
 
 # Aliases that only flow keys name are KFK7001's. A placeholder
 # bootstrap.servers counts as set.
-report contains result.fail(mm.settings.clusters, message) if {
+report contains result.explain(
+	result.fail(mm.settings.clusters, sprintf("clusters lists %s, but %s.bootstrap.servers is not set", [alias.name, alias.name])),
+	_consequence(alias.name),
+	sprintf("Add %s.bootstrap.servers=host:port,... for that cluster.", [alias.name]),
+) if {
 	some mm in input.mirror_makers
 	not mm.settings.clusters.unknown
 	some alias in mm.aliases
 	alias.declared
 	not alias.bootstrap_servers
-	message := sprintf(
-		"clusters lists %s but %s.bootstrap.servers is not set: %s; add %s.bootstrap.servers=host:port,... for that cluster",
-		[alias.name, alias.name, _consequence, alias.name],
-	)
 }
 
-_consequence := "up to Kafka 4.1 MirrorMaker 2 then connects to localhost:9092 (the worker default), so it replicates from or into whatever runs on its own host, or fails to connect, and a failover target fed that way holds the wrong data or none" if {
+# _consequence is the why: what the cluster's Kafka version does without it.
+_consequence(alias) := sprintf("Without %s.bootstrap.servers, up to Kafka 4.1, MirrorMaker 2 connects to localhost:9092 (the worker default) for %s, so it replicates from or into whatever runs on its own host, or fails to connect, and a failover target fed that way holds the wrong data or none.", [alias, alias]) if {
 	not version.at_least(4, 2)
 }
 
-_consequence := sprintf("Kafka %s requires it (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with that cluster", [input.kafka_version]) if version.at_least(4, 2)
+_consequence(alias) := sprintf("Kafka %s requires %s.bootstrap.servers (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with %s.", [input.kafka_version, alias, alias]) if {
+	version.at_least(4, 2)
+}

@@ -9,12 +9,18 @@ _mm(aliases) := t.mirror_maker(_f, aliases, [], [["clusters", "primary, backup",
 
 test_fail_missing_bootstrap_on_4_3 if {
 	mm := _mm([t.mirror_alias(_f, "primary", true, 2), t.mirror_alias(_f, "backup", true, 0)])
-	rule.report == {t.finding(_f, 1, "clusters", "clusters lists backup but backup.bootstrap.servers is not set: Kafka 4.3 requires it (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with that cluster; add backup.bootstrap.servers=host:port,... for that cluster")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 1, "clusters", "clusters lists backup, but backup.bootstrap.servers is not set"), {
+		"why": "Kafka 4.3 requires backup.bootstrap.servers (the worker's bootstrap.servers has no default since 4.2), so MirrorMaker 2 fails to start replication with backup.",
+		"fix": "Add backup.bootstrap.servers=host:port,... for that cluster.",
+	})} with input as t.mirror_cluster([mm])
 }
 
 test_fail_missing_bootstrap_on_4_1_falls_back_to_localhost if {
 	mm := _mm([t.mirror_alias(_f, "primary", true, 0), t.mirror_alias(_f, "backup", true, 3)])
-	rule.report == {t.finding(_f, 1, "clusters", "clusters lists primary but primary.bootstrap.servers is not set: up to Kafka 4.1 MirrorMaker 2 then connects to localhost:9092 (the worker default), so it replicates from or into whatever runs on its own host, or fails to connect, and a failover target fed that way holds the wrong data or none; add primary.bootstrap.servers=host:port,... for that cluster")} with input as t.at_version(t.mirror_cluster([mm]), "4.1")
+	rule.report == {object.union(t.finding(_f, 1, "clusters", "clusters lists primary, but primary.bootstrap.servers is not set"), {
+		"why": "Without primary.bootstrap.servers, up to Kafka 4.1, MirrorMaker 2 connects to localhost:9092 (the worker default) for primary, so it replicates from or into whatever runs on its own host, or fails to connect, and a failover target fed that way holds the wrong data or none.",
+		"fix": "Add primary.bootstrap.servers=host:port,... for that cluster.",
+	})} with input as t.at_version(t.mirror_cluster([mm]), "4.1")
 }
 
 test_success_all_set if {

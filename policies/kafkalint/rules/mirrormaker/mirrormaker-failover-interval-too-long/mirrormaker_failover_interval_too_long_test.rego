@@ -21,12 +21,26 @@ _mm(settings) := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true,
 
 test_fail_checkpoint_interval if {
 	mm := _mm(_settings([["emit.checkpoints.interval.seconds", 600, 8]]))
-	rule.report == {t.finding(_f, 8, "emit.checkpoints.interval.seconds", "emit.checkpoints.interval.seconds=600 on flow A->B: consumer-group checkpoints reach the target only every 600 seconds (about 10 minutes), so consumers that fail over resume at a position up to 600 seconds (about 10 minutes) old and re-process that much data (offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO); keep it at 60 seconds or less")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 8, "emit.checkpoints.interval.seconds", "emit.checkpoints.interval.seconds=600 on flow A->B: a failover replays up to about 10 minutes"), {
+		"why": "Consumer-group checkpoints reach the target only every 600 seconds (about 10 minutes) on flow A->B, so consumers that fail over resume at a position up to 600 seconds (about 10 minutes) old and re-process that much data. Offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO.",
+		"fix": "Keep it at 60 seconds or less.",
+	})} with input as t.mirror_cluster([mm])
 }
 
 test_fail_sync_interval_when_sync_on if {
 	mm := _mm(_settings([["sync.group.offsets.enabled", true, 7], ["sync.group.offsets.interval.seconds", 90, 8]]))
-	rule.report == {t.finding(_f, 8, "sync.group.offsets.interval.seconds", "sync.group.offsets.interval.seconds=90 on flow A->B: translated consumer-group offsets are written to the target only every 90 seconds, so consumers that fail over resume at a position up to 90 seconds old and re-process that much data (offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO); keep it at 60 seconds or less")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 8, "sync.group.offsets.interval.seconds", "sync.group.offsets.interval.seconds=90 on flow A->B: a failover replays up to 90 seconds"), {
+		"why": "Translated consumer-group offsets are written to the target only every 90 seconds on flow A->B, so consumers that fail over resume at a position up to 90 seconds old and re-process that much data. Offset translation is approximate and at-least-once anyway, and records not yet replicated when the source fails are lost: that lag is the RPO.",
+		"fix": "Keep it at 60 seconds or less.",
+	})} with input as t.mirror_cluster([mm])
+}
+
+# A longer limit set with --data is the fix's.
+test_fail_limit_from_data if {
+	mm := _mm(_settings([["emit.checkpoints.interval.seconds", 600, 8]]))
+	some f in rule.report with input as t.mirror_cluster([mm])
+		with data.kafkalint.params.mirrormaker.max_checkpoint_interval_seconds as 300
+	f.fix == "Keep it at 300 seconds or less."
 }
 
 test_success_sync_interval_when_sync_off if {

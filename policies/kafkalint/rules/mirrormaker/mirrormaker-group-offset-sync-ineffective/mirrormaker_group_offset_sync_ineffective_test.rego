@@ -18,7 +18,10 @@ _mm(settings, enabled) := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "
 
 test_fail_checkpoints_off_before_3_9 if {
 	mm := _mm(_settings([["emit.checkpoints.enabled", false, 8]]), true)
-	rule.report == {t.finding(_f, 7, "sync.group.offsets.enabled", "sync.group.offsets.enabled=true on flow A->B, but emit.checkpoints.enabled=false turns off the checkpoint connector that performs the sync, so no consumer-group offset is synced and consumers failing over to the target restart from auto.offset.reset instead of near their last position; remove emit.checkpoints.enabled=false (the default is true)")} with input as t.at_version(t.mirror_cluster([mm]), "3.8")
+	rule.report == {object.union(t.finding(_f, 7, "sync.group.offsets.enabled", "sync.group.offsets.enabled=true on flow A->B: emit.checkpoints.enabled=false, so nothing is synced"), {
+		"why": "On flow A->B, emit.checkpoints.enabled=false turns off the checkpoint connector that performs the sync, so no consumer-group offset is synced and consumers failing over to the target restart from auto.offset.reset instead of near their last position.",
+		"fix": "Remove emit.checkpoints.enabled=false (the default is true).",
+	})} with input as t.at_version(t.mirror_cluster([mm]), "3.8")
 }
 
 test_success_checkpoints_off_from_3_9_is_another_rule if {
@@ -28,7 +31,18 @@ test_success_checkpoints_off_from_3_9_is_another_rule if {
 
 test_fail_empty_groups if {
 	mm := _mm(_settings([["groups", [], 8]]), true)
-	rule.report == {t.finding(_f, 7, "sync.group.offsets.enabled", "sync.group.offsets.enabled=true on flow A->B, but groups is empty and selects no consumer group, so no consumer-group offset is synced and consumers failing over to the target restart from auto.offset.reset instead of near their last position; list the consumer groups to replicate in groups (the default .* selects all but the excluded ones)")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 7, "sync.group.offsets.enabled", "sync.group.offsets.enabled=true on flow A->B: groups is empty, so nothing is synced"), {
+		"why": "On flow A->B, groups is empty and selects no consumer group, so no consumer-group offset is synced and consumers failing over to the target restart from auto.offset.reset instead of near their last position.",
+		"fix": "List the consumer groups to replicate in groups (the default .* selects all but the excluded ones).",
+	})} with input as t.mirror_cluster([mm])
+}
+
+# A flow's own override names its flow: the message does not repeat it.
+test_fail_flow_override if {
+	sync := t.flow_override(_f, "A", "B", "sync.group.offsets.enabled", true, 9)
+	settings := object.union(_settings([["groups", [], 8]]), {"sync.group.offsets.enabled": sync})
+	some f in rule.report with input as t.mirror_cluster([_mm(settings, true)])
+	f.message == "A->B.sync.group.offsets.enabled=true: groups is empty, so nothing is synced"
 }
 
 test_success_sync_with_checkpoints_and_default_groups if {

@@ -14,12 +14,32 @@ _flow(source, target, enabled, raw, line) := object.union(
 
 test_fail_enabled_written_as_yes if {
 	mm := t.mirror_maker(_f, _aliases, [_flow("A", "B", false, "yes", 4), t.mirror_flow(_f, "B", "A", false, 1, {})], [["clusters", "A,B", 1]])
-	rule.report == {t.finding(_f, 1, "clusters", "clusters=A,B but no {source}->{target}.enabled=true enables a flow (A->B.enabled=yes: only a case-insensitive true enables a flow): MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; add e.g. A->B.enabled=true for each direction to replicate")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 1, "clusters", "clusters=A,B: no flow is enabled, A->B.enabled=yes reads as false"), {
+		"why": "MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to. Only a case-insensitive true enables a flow (Boolean.parseBoolean): A->B.enabled=yes reads as false.",
+		"fix": "Add e.g. A->B.enabled=true for each direction to replicate.",
+	})} with input as t.mirror_cluster([mm])
 }
 
 test_fail_no_enabled_line if {
 	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {}), t.mirror_flow(_f, "B", "A", false, 1, {})], [["clusters", "A,B", 1]])
-	rule.report == {t.finding(_f, 1, "clusters", "clusters=A,B but no {source}->{target}.enabled=true enables a flow: MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to; add e.g. A->B.enabled=true for each direction to replicate")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 1, "clusters", "clusters=A,B: no {source}->{target}.enabled=true enables a flow"), {
+		"why": "MirrorMaker 2 replicates nothing, so the target cluster holds no data and no consumer offsets to fail over to.",
+		"fix": "Add e.g. A->B.enabled=true for each direction to replicate.",
+	})} with input as t.mirror_cluster([mm])
+}
+
+# Many enabled values written wrong: the message counts them, the why
+# lists them.
+test_fail_many_enabled_values_written_wrong if {
+	aliases := [t.mirror_alias(_f, a, true, 2) | some a in ["frankfurt", "amsterdam", "dublin"]]
+	flows := [
+		_flow("frankfurt", "amsterdam", false, "yes", 4), _flow("amsterdam", "frankfurt", false, "1", 5),
+		_flow("frankfurt", "dublin", false, "on", 6), _flow("dublin", "frankfurt", false, "yes", 7),
+	]
+	mm := t.mirror_maker(_f, aliases, flows, [["clusters", "frankfurt, amsterdam, dublin", 1]])
+	some f in rule.report with input as t.mirror_cluster([mm])
+	f.message == "no flow is enabled: 4 enabled values read as false"
+	endswith(f.why, ": frankfurt->amsterdam.enabled=yes, amsterdam->frankfurt.enabled=1, frankfurt->dublin.enabled=on, dublin->frankfurt.enabled=yes read as false.")
 }
 
 test_success_one_flow_enabled if {
@@ -41,8 +61,8 @@ test_success_enabled_flow_with_undeclared_alias_is_another_rule if {
 test_fail_strimzi_resource_names_the_strimzi_fix if {
 	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", false, 1, {})], [["clusters", "A,B", 1]])
 	some f in rule.report with input as t.mirror_cluster([object.union(mm, {"platform": "strimzi"})])
-	contains(f.message, "sourceConnector")
-	not contains(f.message, ".enabled=true for each direction")
+	f.message == "clusters=A,B: no flow is enabled"
+	f.fix == "Give each mirror that should replicate a sourceConnector (Strimzi deploys no flow without one)."
 }
 
 # Built with the loader (kafkalint.parse), not fixtures: a flow enabled with yes, which MirrorMaker 2 reads as false.
@@ -81,5 +101,5 @@ spec:
 	reports := rule.report with input as c
 	{[f.location.line, f.key] | some f in reports} == {[9, "clusters"]}
 	some f in reports
-	contains(f.message, "give each mirror that should replicate a sourceConnector")
+	startswith(f.fix, "Give each mirror that should replicate a sourceConnector")
 }

@@ -26,6 +26,10 @@
 #     - config.storage.replication.factor
 #     - status.storage.replication.factor
 #   since: unreleased
+#   fix: |
+#     Set every replication factor to 3 (the target needs at least three
+#     brokers). Topics that already exist keep theirs: raise it with a
+#     partition reassignment.
 package kafkalint.rules.mirrormaker["mirrormaker-replication-factor-below-3"]
 
 import data.kafkalint.lib.result
@@ -35,20 +39,27 @@ import data.kafkalint.lib.settings
 # value, else Kafka's default); one finding per setting, naming its flows.
 # -1 means the target broker's default.replication.factor and is not
 # judged, nor is a placeholder.
-report contains result.fail(s, message) if {
+report contains result.explain(
+	result.fail(s, _message(s.key, settings.shown(s), flows, _replicas(what, s.value))),
+	sprintf(
+		"%s %d %s on %s: one broker down on that cluster %s, exactly when a failover needs it.",
+		[what.why, s.value, _noun(s.value), _flows_text(flows), _consequence(s.value)],
+	),
+	sprintf("Set %s=3.", [s.key]),
+) if {
 	some mm in input.mirror_makers
 	some key, what in _connector_topics
 	some s in {f.settings[key] | some f in mm.flows; f.enabled}
 	_below_3(s.value)
 	flows := sort({sprintf("%s->%s", [f.source, f.target]) | some f in mm.flows; f.enabled; f.settings[key] == s})
-	message := sprintf(
-		"%s on flow %s gives %s %d replica(s): one broker down on that cluster %s, exactly when a failover needs it; set %s=3",
-		[settings.shown_unset(s), concat(", ", flows), what, s.value, _consequence(s.value), key],
-	)
 }
 
 # The Connect worker's own topics (not catalogued, so written as text).
-report contains result.fail(s, message) if {
+report contains result.explain(
+	result.fail(s, sprintf("%s=%d: %s", [key, rf, _replicas(what, rf)])),
+	sprintf("%s %d %s: one broker down %s, exactly when a failover needs it.", [what.why, rf, _noun(rf), _consequence(rf)]),
+	sprintf("Set %s=3.", [key]),
+) if {
 	some mm in input.mirror_makers
 	some key, what in _worker_topics
 	s := mm.settings[key]
@@ -56,24 +67,44 @@ report contains result.fail(s, message) if {
 	regex.match(`^\s*-?[0-9]+\s*$`, s.raw)
 	rf := to_number(trim_space(s.raw))
 	_below_3(rf)
-	message := sprintf(
-		"%s=%d gives %s %d replica(s): one broker down %s, exactly when a failover needs it; set %s=3",
-		[key, rf, what, rf, _consequence(rf), key],
-	)
 }
 
+# _message is "{setting}: {tail}" for a flow's own override (its key names
+# the flow), else "{setting} on flow(s) ...: {tail}", or with the number of
+# flows when their list does not fit (the why names them).
+_message(key, setting, _, tail) := sprintf("%s: %s", [setting, tail]) if contains(key, "->")
+
+_message(key, setting, flows, tail) := m if {
+	not contains(key, "->")
+	m := sprintf("%s on %s: %s", [setting, _flows_text(flows), tail])
+	count(m) <= 120
+} else := sprintf("%s on %d flows: %s", [setting, count(flows), tail]) if not contains(key, "->")
+
+_flows_text(flows) := sprintf("flow %s", [flows[0]]) if count(flows) == 1
+
+_flows_text(flows) := sprintf("flows %s", [concat(", ", flows)]) if count(flows) > 1
+
+# Each topic's name in a message (topics, with its verb) and in the why.
 _connector_topics := {
-	"replication.factor": "the replicated topics on the target",
-	"checkpoints.topic.replication.factor": "the checkpoints topic (the translated offsets consumer failover reads)",
-	"heartbeats.topic.replication.factor": "the heartbeats topic",
-	"offset-syncs.topic.replication.factor": "the offset-syncs topic (what offset translation is computed from)",
+	"replication.factor": {"topics": "replicated topics have", "why": "The replicated topics on the target get"},
+	"checkpoints.topic.replication.factor": {"topics": "the checkpoints topic has", "why": "The checkpoints topic (the translated offsets consumer failover reads) gets"},
+	"heartbeats.topic.replication.factor": {"topics": "the heartbeats topic has", "why": "The heartbeats topic gets"},
+	"offset-syncs.topic.replication.factor": {"topics": "the offset-syncs topic has", "why": "The offset-syncs topic (what offset translation is computed from) gets"},
 }
 
 _worker_topics := {
-	"offset.storage.replication.factor": "the Connect offsets topic (MirrorMaker 2's replication progress)",
-	"config.storage.replication.factor": "the Connect config topic",
-	"status.storage.replication.factor": "the Connect status topic",
+	"offset.storage.replication.factor": {"topics": "the Connect offsets topic has", "why": "The Connect offsets topic (MirrorMaker 2's replication progress) gets"},
+	"config.storage.replication.factor": {"topics": "the Connect config topic has", "why": "The Connect config topic gets"},
+	"status.storage.replication.factor": {"topics": "the Connect status topic has", "why": "The Connect status topic gets"},
 }
+
+_replicas(what, 1) := sprintf("%s a single replica", [what.topics])
+
+_replicas(what, 2) := sprintf("%s only 2 replicas", [what.topics])
+
+_noun(1) := "replica"
+
+_noun(2) := "replicas"
 
 _below_3(rf) if {
 	is_number(rf)

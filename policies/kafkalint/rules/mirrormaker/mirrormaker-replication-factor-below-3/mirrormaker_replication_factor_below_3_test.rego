@@ -21,17 +21,36 @@ _mm(settings, entries) := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "
 
 test_fail_default_replication_factor_two if {
 	mm := _mm(_settings([["replication.factor", 2, 0]]), [])
-	rule.report == {t.finding(_f, 1, "replication.factor", "replication.factor=2 (Kafka's default, not set in the file) on flow A->B, B->A gives the replicated topics on the target 2 replica(s): one broker down on that cluster leaves a single copy that a second failure loses, exactly when a failover needs it; set replication.factor=3")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 1, "replication.factor", "replication.factor=2 (Kafka's default) on flows A->B, B->A: replicated topics have only 2 replicas"), {
+		"why": "The replicated topics on the target get 2 replicas on flows A->B, B->A: one broker down on that cluster leaves a single copy that a second failure loses, exactly when a failover needs it.",
+		"fix": "Set replication.factor=3.",
+	})} with input as t.mirror_cluster([mm])
 }
 
 test_fail_checkpoints_topic_one if {
 	mm := _mm(_settings([["checkpoints.topic.replication.factor", 1, 9]]), [])
-	rule.report == {t.finding(_f, 9, "checkpoints.topic.replication.factor", "checkpoints.topic.replication.factor=1 on flow A->B, B->A gives the checkpoints topic (the translated offsets consumer failover reads) 1 replica(s): one broker down on that cluster makes that data unavailable and a lost disk loses it, exactly when a failover needs it; set checkpoints.topic.replication.factor=3")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 9, "checkpoints.topic.replication.factor", "checkpoints.topic.replication.factor=1 on flows A->B, B->A: the checkpoints topic has a single replica"), {
+		"why": "The checkpoints topic (the translated offsets consumer failover reads) gets 1 replica on flows A->B, B->A: one broker down on that cluster makes that data unavailable and a lost disk loses it, exactly when a failover needs it.",
+		"fix": "Set checkpoints.topic.replication.factor=3.",
+	})} with input as t.mirror_cluster([mm])
 }
 
 test_fail_connect_offsets_topic_one if {
 	mm := _mm(_settings([]), [["offset.storage.replication.factor", "1", 12]])
-	rule.report == {t.finding(_f, 12, "offset.storage.replication.factor", "offset.storage.replication.factor=1 gives the Connect offsets topic (MirrorMaker 2's replication progress) 1 replica(s): one broker down makes that data unavailable and a lost disk loses it, exactly when a failover needs it; set offset.storage.replication.factor=3")} with input as t.mirror_cluster([mm])
+	rule.report == {object.union(t.finding(_f, 12, "offset.storage.replication.factor", "offset.storage.replication.factor=1: the Connect offsets topic has a single replica"), {
+		"why": "The Connect offsets topic (MirrorMaker 2's replication progress) gets 1 replica: one broker down makes that data unavailable and a lost disk loses it, exactly when a failover needs it.",
+		"fix": "Set offset.storage.replication.factor=3.",
+	})} with input as t.mirror_cluster([mm])
+}
+
+# A flow's own override names its flow, and it is the override the fix
+# raises (the top-level key would not change it).
+test_fail_flow_override if {
+	override := t.flow_override(_f, "A", "B", "replication.factor", 1, 7)
+	mm := t.mirror_maker(_f, _aliases, [t.mirror_flow(_f, "A", "B", true, 4, object.union(_settings([]), {"replication.factor": override}))], [])
+	some f in rule.report with input as t.mirror_cluster([mm])
+	f.message == "A->B.replication.factor=1: replicated topics have a single replica"
+	f.fix == "Set A->B.replication.factor=3."
 }
 
 test_success_three_everywhere if {
