@@ -18,6 +18,9 @@
 #   applies_to: [broker, controller, producer, consumer, admin, client, topic, mirrormaker, meta]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Put the intended key name back in front of the '=' or ':', or delete the
+#     line if it is a leftover.
 package kafkalint.rules.hygiene["empty-key"]
 
 import data.kafkalint.lib.result
@@ -36,7 +39,4 @@ _units := array.concat(
 	input.meta,
 )
 
-_message(s) := sprintf(
-	"line %v has an empty key (it starts with '=' or ':'): Java's Properties reads it as the key \"\" with the rest of the line as its value, which nothing in Kafka reads, so the setting the line was meant for keeps its default; put the key name back, or delete the line",
-	[s.location.line],
-)
+_message(s) := sprintf("line %v has an empty key (it starts with '=' or ':')", [s.location.line])

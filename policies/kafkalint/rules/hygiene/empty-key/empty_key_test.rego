@@ -3,10 +3,7 @@ package kafkalint.rules.hygiene["empty-key_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.hygiene["empty-key"] as rule
 
-_message(line) := sprintf(
-	"line %v has an empty key (it starts with '=' or ':'): Java's Properties reads it as the key \"\" with the rest of the line as its value, which nothing in Kafka reads, so the setting the line was meant for keeps its default; put the key name back, or delete the line",
-	[line],
-)
+_message(line) := sprintf("line %v has an empty key (it starts with '=' or ':')", [line])
 
 _broker := t.node("server.properties", ["broker"], [["process.roles", "broker", 1]])
 

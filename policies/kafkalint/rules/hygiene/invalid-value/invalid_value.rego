@@ -18,6 +18,9 @@
 #   applies_to: [broker, controller, producer, consumer, admin, client, topic, mirrormaker]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Write a value of the key's type within its valid values, as the reason
+#     Kafka gives says.
 package kafkalint.rules.hygiene["invalid-value"]
 
 import data.kafkalint.lib.result
@@ -28,28 +31,28 @@ import data.kafkalint.lib.result
 # removed key's value is never read). A placeholder has no value and is
 # never invalid. A password-type key has no validator, so a secret is never
 # quoted.
-report contains result.fail(s, _message(s, "the broker or controller refuses to start")) if {
+report contains _finding(s, "the broker or controller refuses to start") if {
 	some node in input.nodes
 	some s in node.settings
 	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
-report contains result.fail(s, _message(s, "the client fails when the application creates it")) if {
+report contains _finding(s, "the client fails when the application creates it") if {
 	some client in input.clients
 	some s in client.settings
 	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
-report contains result.fail(s, _message(s, "the MirrorMaker 2 connectors reject the configuration and do not run")) if {
+report contains _finding(s, "the MirrorMaker 2 connectors reject the configuration and do not run") if {
 	some mm in input.mirror_makers
 	some s in mm.settings
 	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
 	_invalid(s)
 }
 
-report contains result.fail(s, _message(s, "the topic cannot be created or altered with it")) if {
+report contains _finding(s, "the topic cannot be created or altered with it") if {
 	some topic in input.topics
 	some s in topic.settings
 	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
@@ -63,7 +66,17 @@ _invalid(s) if {
 	not s.unknown
 }
 
-_message(s, effect) := sprintf(
-	"%s=%s is not a valid value in Kafka %s (Invalid value %s for configuration %s: %s), so %s; fix the value",
-	[s.key, trim_space(s.raw), input.kafka_version, trim_space(s.raw), s.key, s.invalid, effect],
+# The message names the value; the why quotes Kafka's error as Kafka
+# prints it (ConfigException), and the fix its reason.
+_finding(s, effect) := result.explain(
+	result.fail(s, sprintf("%s=%s is not a valid value in Kafka %s", [s.key, trim_space(s.raw), input.kafka_version])),
+	sprintf(
+		"Kafka %s rejects it (Invalid value %s for configuration %s: %s), so %s.",
+		[input.kafka_version, trim_space(s.raw), s.key, s.invalid, effect],
+	),
+	sprintf("Set %s to a value Kafka %s accepts: %s", [s.key, input.kafka_version, _sentence(s.invalid)]),
 )
+
+_sentence(text) := text if endswith(text, ".")
+
+_sentence(text) := concat("", [text, "."]) if not endswith(text, ".")

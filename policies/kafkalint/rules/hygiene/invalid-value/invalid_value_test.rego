@@ -3,6 +3,16 @@ package kafkalint.rules.hygiene["invalid-value_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.hygiene["invalid-value"] as rule
 
+# _finding is the finding for key=raw at file:line that Kafka 4.3 rejects
+# with reason, which has effect.
+_finding(file, line, key, raw, reason, effect) := object.union(
+	t.finding(file, line, key, sprintf("%s=%s is not a valid value in Kafka 4.3", [key, raw])),
+	{
+		"why": sprintf("Kafka 4.3 rejects it (Invalid value %s for configuration %s: %s), so %s.", [raw, key, reason, effect]),
+		"fix": sprintf("Set %s to a value Kafka 4.3 accepts: %s.", [key, reason]),
+	},
+)
+
 _invalid(file, key, raw, line, reason) := t.annotated(t.setting(file, key, raw, line), {"key_status": "known", "invalid": reason})
 
 test_fail_out_of_range_on_broker if {
@@ -10,9 +20,9 @@ test_fail_out_of_range_on_broker if {
 		t.node("server.properties", ["broker"], [["process.roles", "broker", 1]]),
 		_invalid("server.properties", "min.insync.replicas", "0", 6, "Value must be at least 1"),
 	)
-	rule.report == {t.finding(
-		"server.properties", 6, "min.insync.replicas",
-		"min.insync.replicas=0 is not a valid value in Kafka 4.3 (Invalid value 0 for configuration min.insync.replicas: Value must be at least 1), so the broker or controller refuses to start; fix the value",
+	rule.report == {_finding(
+		"server.properties", 6, "min.insync.replicas", "0",
+		"Value must be at least 1", "the broker or controller refuses to start",
 	)} with input as t.cluster([node], [])
 }
 
@@ -21,9 +31,9 @@ test_fail_case_sensitive_enum_on_producer if {
 		t.client("producer.properties", "producer", [["bootstrap.servers", "k:9092", 1]]),
 		_invalid("producer.properties", "acks", "ALL", 2, "String must be one of: all, -1, 0, 1"),
 	)
-	rule.report == {t.finding(
-		"producer.properties", 2, "acks",
-		"acks=ALL is not a valid value in Kafka 4.3 (Invalid value ALL for configuration acks: String must be one of: all, -1, 0, 1), so the client fails when the application creates it; fix the value",
+	rule.report == {_finding(
+		"producer.properties", 2, "acks", "ALL",
+		"String must be one of: all, -1, 0, 1", "the client fails when the application creates it",
 	)} with input as t.cluster([], [client])
 }
 
@@ -32,18 +42,28 @@ test_fail_type_on_mirror_maker_flow if {
 		t.mirror_maker("mm2.properties", [], [], []),
 		_invalid("mm2.properties", "A->B.sync.group.offsets.interval.seconds", "soon", 4, "Not a number of type LONG"),
 	)
-	rule.report == {t.finding(
-		"mm2.properties", 4, "A->B.sync.group.offsets.interval.seconds",
-		"A->B.sync.group.offsets.interval.seconds=soon is not a valid value in Kafka 4.3 (Invalid value soon for configuration A->B.sync.group.offsets.interval.seconds: Not a number of type LONG), so the MirrorMaker 2 connectors reject the configuration and do not run; fix the value",
+	rule.report == {_finding(
+		"mm2.properties", 4, "A->B.sync.group.offsets.interval.seconds", "soon",
+		"Not a number of type LONG", "the MirrorMaker 2 connectors reject the configuration and do not run",
 	)} with input as t.mirror_cluster([mm])
 }
 
 test_fail_topic_config if {
 	topic := object.union(t.topic("main.tf", "orders", 3, 3, 5), {"settings": {"cleanup.policy": _invalid("main.tf", "cleanup.policy", "compacted", 7, "String must be one of: compact, delete")}})
-	rule.report == {t.finding(
-		"main.tf", 7, "cleanup.policy",
-		"cleanup.policy=compacted is not a valid value in Kafka 4.3 (Invalid value compacted for configuration cleanup.policy: String must be one of: compact, delete), so the topic cannot be created or altered with it; fix the value",
+	rule.report == {_finding(
+		"main.tf", 7, "cleanup.policy", "compacted",
+		"String must be one of: compact, delete", "the topic cannot be created or altered with it",
 	)} with input as t.full_cluster([], [], [], [topic])
+}
+
+# A reason that is a sentence already gets no second full stop.
+test_fail_reason_ending_with_a_full_stop if {
+	node := t.with_setting(
+		t.node("server.properties", ["broker"], []),
+		_invalid("server.properties", "node.id", "-1", 3, "Node id must be non-negative."),
+	)
+	some f in rule.report with input as t.cluster([node], [])
+	f.fix == "Set node.id to a value Kafka 4.3 accepts: Node id must be non-negative."
 }
 
 test_success_valid_value if {

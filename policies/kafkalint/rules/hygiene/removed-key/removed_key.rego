@@ -19,6 +19,9 @@
 #   applies_to: [broker, controller, producer, consumer, admin, client, topic, mirrormaker]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Remove the line. If the key configured something that still matters, use
+#     its replacement in the cluster's Kafka version (see the rule's page).
 package kafkalint.rules.hygiene["removed-key"]
 
 import data.kafkalint.lib.result
@@ -27,14 +30,14 @@ import data.kafkalint.lib.result
 # one cause is reported by kafka-refuses-to-start, and its leftover
 # ZooKeeper keys are not reported again one by one. A placeholder value
 # does not matter: the key itself is gone.
-report contains result.fail(s, _message(s)) if {
+report contains _finding(s) if {
 	some node in input.nodes
 	not _zookeeper_node_on_4(node)
 	some s in node.settings
 	s.key_status == "removed"
 }
 
-report contains result.fail(s, _message(s)) if {
+report contains _finding(s) if {
 	some unit in array.concat(array.concat(input.clients, input.mirror_makers), input.topics)
 	some s in unit.settings
 	s.key_status == "removed"
@@ -45,11 +48,14 @@ _zookeeper_node_on_4(node) if {
 	to_number(split(input.kafka_version, ".")[0]) >= 4
 }
 
-_message(s) := sprintf(
-	"%s was last defined in Kafka %s and no longer exists in Kafka %s, so Kafka ignores it silently%s; remove it",
-	[s.key, s.removed_after, input.kafka_version, _why(s)],
-)
+_message(s) := sprintf("%s no longer exists in Kafka %s (last defined in %s)", [s.key, input.kafka_version, s.removed_after])
 
-_why(s) := " (ZooKeeper mode was removed in Kafka 4.0)" if startswith(s.key, "zookeeper.")
+# A ZooKeeper key went with ZooKeeper mode: there is nothing to replace it
+# with on a KRaft node, only the line to delete.
+_finding(s) := result.explain(
+	result.fail(s, _message(s)),
+	"ZooKeeper mode was removed in Kafka 4.0, and with it every ZooKeeper setting: Kafka ignores the key silently, so whatever it was meant to do does not happen.",
+	"Remove the line: a KRaft node reaches its controllers through the quorum settings.",
+) if startswith(s.key, "zookeeper.")
 
-_why(s) := "" if not startswith(s.key, "zookeeper.")
+_finding(s) := result.fail(s, _message(s)) if not startswith(s.key, "zookeeper.")

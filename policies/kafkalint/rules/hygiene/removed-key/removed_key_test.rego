@@ -9,9 +9,12 @@ _kraft_broker := t.node("server.properties", ["broker"], [["process.roles", "bro
 
 test_fail_zookeeper_key_left_on_kraft_node if {
 	node := t.with_setting(_kraft_broker, _removed("server.properties", "zookeeper.connect", "zk-1:2181", 5))
-	rule.report == {t.finding(
-		"server.properties", 5, "zookeeper.connect",
-		"zookeeper.connect was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently (ZooKeeper mode was removed in Kafka 4.0); remove it",
+	rule.report == {object.union(
+		t.finding("server.properties", 5, "zookeeper.connect", "zookeeper.connect no longer exists in Kafka 4.3 (last defined in 3.9)"),
+		{
+			"why": "ZooKeeper mode was removed in Kafka 4.0, and with it every ZooKeeper setting: Kafka ignores the key silently, so whatever it was meant to do does not happen.",
+			"fix": "Remove the line: a KRaft node reaches its controllers through the quorum settings.",
+		},
 	)} with input as t.cluster([node], [])
 }
 
@@ -19,7 +22,7 @@ test_fail_other_removed_key if {
 	node := t.with_setting(_kraft_broker, _removed("server.properties", "controlled.shutdown.max.retries", 3, 6))
 	rule.report == {t.finding(
 		"server.properties", 6, "controlled.shutdown.max.retries",
-		"controlled.shutdown.max.retries was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently; remove it",
+		"controlled.shutdown.max.retries no longer exists in Kafka 4.3 (last defined in 3.9)",
 	)} with input as t.cluster([node], [])
 }
 
@@ -27,7 +30,7 @@ test_fail_removed_mirror_maker_key if {
 	mm := t.with_setting(t.mirror_maker("mm2.properties", [], [], []), _removed("mm2.properties", "A->B.topics.blacklist", "x", 4))
 	rule.report == {t.finding(
 		"mm2.properties", 4, "A->B.topics.blacklist",
-		"A->B.topics.blacklist was last defined in Kafka 3.9 and no longer exists in Kafka 4.3, so Kafka ignores it silently; remove it",
+		"A->B.topics.blacklist no longer exists in Kafka 4.3 (last defined in 3.9)",
 	)} with input as t.mirror_cluster([mm])
 }
 

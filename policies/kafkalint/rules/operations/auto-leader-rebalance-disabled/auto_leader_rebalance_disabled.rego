@@ -2,8 +2,9 @@
 # title: Automatic leader rebalancing is disabled
 # description: |
 #   With auto.leader.rebalance.enable=false partition leadership stays wherever
-#   failovers moved it, so after every rolling restart a few brokers carry the
-#   produce and fetch traffic of partitions they do not prefer to lead.
+#   failovers moved it and nothing moves it back to the preferred replicas:
+#   after every rolling restart some brokers lead few partitions while the
+#   others carry their produce and fetch traffic.
 # related_resources:
 #   - description: Kafka docs, balancing leadership
 #     ref: https://kafka.apache.org/documentation/#basic_ops_leader_balancing
@@ -18,6 +19,10 @@
 #   applies_to: [broker, controller]
 #   keys: [auto.leader.rebalance.enable]
 #   since: unreleased
+#   fix: |
+#     Set auto.leader.rebalance.enable=true (the default), or run a preferred
+#     leader election after every restart (kafka-leader-election.sh
+#     --election-type preferred --all-topic-partitions).
 package kafkalint.rules.operations["auto-leader-rebalance-disabled"]
 
 import data.kafkalint.lib.result
@@ -28,5 +33,5 @@ report contains result.fail(setting, message) if {
 	some node in input.nodes
 	setting := node.settings["auto.leader.rebalance.enable"]
 	setting.value == false
-	message := "auto.leader.rebalance.enable=false: partition leadership stays wherever failovers moved it, so after a rolling restart some brokers lead few partitions while the others carry their traffic; set it to true (the default), or run a preferred leader election after every restart"
+	message := "auto.leader.rebalance.enable=false: leadership never returns to the preferred replicas"
 }

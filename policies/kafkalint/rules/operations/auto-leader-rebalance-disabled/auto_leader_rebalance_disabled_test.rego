@@ -3,7 +3,7 @@ package kafkalint.rules.operations["auto-leader-rebalance-disabled_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.operations["auto-leader-rebalance-disabled"] as rule
 
-_message := "auto.leader.rebalance.enable=false: partition leadership stays wherever failovers moved it, so after a rolling restart some brokers lead few partitions while the others carry their traffic; set it to true (the default), or run a preferred leader election after every restart"
+_message := "auto.leader.rebalance.enable=false: leadership never returns to the preferred replicas"
 
 test_fail_disabled_on_controller if {
 	node := t.node("controller.properties", ["controller"], [["auto.leader.rebalance.enable", false, 6]])

@@ -3,9 +3,16 @@ package kafkalint.rules.operations["controlled-shutdown-disabled_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.operations["controlled-shutdown-disabled"] as rule
 
-_enable_message := "controlled.shutdown.enable=false: a stopping broker does not move the leadership of its partitions first, so every restart leaves them without a leader until the controller notices the broker is gone; set controlled.shutdown.enable=true (the default)"
+_enable_message := "controlled.shutdown.enable=false: a stopping broker does not hand over its partition leadership"
 
-_retries_message := "controlled.shutdown.max.retries=0: the ZooKeeper-mode broker makes no controlled shutdown attempt and shuts down uncleanly, leaving its partitions without a leader until the controller notices; remove the line (the default is 3)"
+# _retries is the finding about controlled.shutdown.max.retries=0 at line 5.
+_retries := object.union(
+	t.finding("server.properties", 5, "controlled.shutdown.max.retries", "controlled.shutdown.max.retries=0: the ZooKeeper-mode broker never attempts a controlled shutdown"),
+	{
+		"why": "With no attempt allowed the broker shuts down uncleanly, so the partitions it leads have no leader until the controller notices that the broker is gone.",
+		"fix": "Remove the line (the default is 3).",
+	},
+)
 
 test_fail_disabled_on_kraft_broker if {
 	node := t.node("server.properties", ["broker"], [["controlled.shutdown.enable", false, 8]])
@@ -24,14 +31,14 @@ test_fail_disabled_on_zookeeper_broker if {
 
 test_fail_zero_retries_on_zookeeper_broker if {
 	node := t.node("server.properties", [], [["controlled.shutdown.enable", true, 4], ["controlled.shutdown.max.retries", 0, 5]])
-	rule.report == {t.finding("server.properties", 5, "controlled.shutdown.max.retries", _retries_message)} with input as t.cluster([node], [])
+	rule.report == {_retries} with input as t.cluster([node], [])
 }
 
 test_fail_both_on_zookeeper_broker if {
 	node := t.node("server.properties", [], [["controlled.shutdown.enable", false, 4], ["controlled.shutdown.max.retries", 0, 5]])
 	rule.report == {
 		t.finding("server.properties", 4, "controlled.shutdown.enable", _enable_message),
-		t.finding("server.properties", 5, "controlled.shutdown.max.retries", _retries_message),
+		_retries,
 	} with input as t.cluster([node], [])
 }
 

@@ -18,6 +18,8 @@
 #   applies_to: [broker]
 #   keys: [controlled.shutdown.enable]
 #   since: unreleased
+#   fix: |
+#     Add controlled.shutdown.enable=true to the broker's configuration.
 package kafkalint.rules.operations["controlled-shutdown-not-explicit"]
 
 import data.kafkalint.lib.result
@@ -31,5 +33,5 @@ report contains result.missing(node, "controlled.shutdown.enable", message) if {
 	# Written with any value (a placeholder counts): an explicit false is
 	# KFK4001's finding.
 	not settings.explicit(node, "controlled.shutdown.enable")
-	message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
+	message := "controlled.shutdown.enable is not set, so the broker runs with Kafka's default (true)"
 }

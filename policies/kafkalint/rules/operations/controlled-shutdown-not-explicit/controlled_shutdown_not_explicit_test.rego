@@ -3,7 +3,7 @@ package kafkalint.rules.operations["controlled-shutdown-not-explicit_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.operations["controlled-shutdown-not-explicit"] as rule
 
-_message := "controlled.shutdown.enable is not set: the broker relies on Kafka's default (true), so a template or override that turns controlled shutdown off would not show up in review; add controlled.shutdown.enable=true"
+_message := "controlled.shutdown.enable is not set, so the broker runs with Kafka's default (true)"
 
 test_fail_default_on_kraft_broker if {
 	node := t.node("server.properties", ["broker"], [["controlled.shutdown.enable", true, 0], ["node.id", 4, 2]])

@@ -25,6 +25,9 @@
 #     - min.insync.replicas
 #     - default.replication.factor
 #   since: unreleased
+#   fix: |
+#     Set the value on the controllers, where the active controller reads it,
+#     and give the brokers the same value or remove it from them.
 package kafkalint.rules.operations["controller-governed-setting-on-broker"]
 
 import data.kafkalint.lib.cluster
@@ -52,7 +55,7 @@ _controller_index := {key: cluster.location_index({c.settings[key].location | so
 
 _controller_files := result.names({c.file | some c in _controllers})
 
-report contains result.fail_nearest(setting, message, cluster.near(_controller_index[key], setting.location)) if {
+report contains result.explain(result.fail_nearest(setting, message, cluster.near(_controller_index[key], setting.location)), why, _fix(key)) if {
 	count(_controllers) > 0
 	some key in _governed
 	not _managed(key)
@@ -68,9 +71,10 @@ report contains result.fail_nearest(setting, message, cluster.near(_controller_i
 	setting.source == "explicit"
 	broker_value := _known(setting)
 	broker_value != controller_value
-	message := sprintf(
-		"%s=%v on this broker, but the controllers (%s) use %s: %s",
-		[key, broker_value, _controller_files, _controller_text(key, controller_value), _why(key, broker_value, controller_value)],
+	message := sprintf("%s=%v on this broker, but the controllers use %s", [key, broker_value, _controller_text(key, controller_value)])
+	why := sprintf(
+		"The controllers (%s) use %s. %s",
+		[_controller_files, _controller_why(key, controller_value), _why(key, broker_value, controller_value)],
 	)
 }
 
@@ -85,21 +89,39 @@ _known(setting) := setting.value if _has_value(setting)
 
 _has_value(setting) if not is_null(object.get(setting, "value", null))
 
-_controller_text(key, value) := sprintf("%v (Kafka's default, not set in their files)", [value]) if {
+_controller_text(key, value) := sprintf("%v (Kafka's default)", [value]) if {
+	_controllers_default(key)
+} else := sprintf("%v", [value])
+
+_controller_why(key, value) := sprintf("%v (Kafka's default, not set in their files)", [value]) if {
+	_controllers_default(key)
+} else := sprintf("%v", [value])
+
+_controllers_default(key) if {
 	every c in _controllers {
 		c.settings[key].source == "default"
 	}
-} else := sprintf("%v", [value])
+}
 
-_why("unclean.leader.election.enable", _, _) := "in KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect; set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers"
+_why("unclean.leader.election.enable", _, _) := "In KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect."
 
-_why("auto.leader.rebalance.enable", _, _) := "in KRaft mode the controller runs the preferred-leader rebalance with its own settings, so the broker's value has no effect; set it on the controllers and remove it from the brokers"
+_why("auto.leader.rebalance.enable", _, _) := "In KRaft mode the controller runs the preferred-leader rebalance with its own settings, so the broker's value has no effect."
 
-_why("leader.imbalance.check.interval.seconds", _, _) := "in KRaft mode the controller schedules the leader imbalance check with its own settings, so the broker's value has no effect; set it on the controllers and remove it from the brokers"
+_why("leader.imbalance.check.interval.seconds", _, _) := "In KRaft mode the controller schedules the leader imbalance check with its own settings, so the broker's value has no effect."
 
-_why("min.insync.replicas", _, _) := "the active controller resolves min.insync.replicas from its own static config, and with eligible leader replicas (ELR, on by default for clusters created on Kafka 4.1 or later) it creates the cluster-level value from it, which overrides the brokers' static values, so durability is not what the brokers' files say; set the same value on controllers and brokers"
+_why("min.insync.replicas", _, _) := "The active controller resolves min.insync.replicas from its own static config, and with eligible leader replicas (ELR, on by default for clusters created on Kafka 4.1 or later) it creates the cluster-level value from it, which overrides the brokers' static values, so durability is not what the brokers' files say."
 
 _why("default.replication.factor", broker_value, controller_value) := sprintf(
-	"topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get %v replica(s), not %v (only auto-created topics use the broker's value); set the same value on the controllers",
+	"Topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get %v replica(s), not %v (only auto-created topics use the broker's value).",
 	[controller_value, broker_value],
 )
+
+_fix("unclean.leader.election.enable") := "Set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers."
+
+_fix("auto.leader.rebalance.enable") := "Set it on the controllers and remove it from the brokers."
+
+_fix("leader.imbalance.check.interval.seconds") := "Set it on the controllers and remove it from the brokers."
+
+_fix("min.insync.replicas") := "Set the same value on controllers and brokers."
+
+_fix("default.replication.factor") := "Set the same value on the controllers."

@@ -19,8 +19,14 @@ _controller_lines := [["c1.properties", 1], ["c2.properties", 1], ["c3.propertie
 
 test_fail_unclean_election_only_on_brokers if {
 	nodes := array.concat(_controllers, [_node("b1.properties", ["broker"], [["unclean.leader.election.enable", true, 7]])])
-	message := "unclean.leader.election.enable=true on this broker, but the controllers (c1.properties, c2.properties, c3.properties) use false (Kafka's default, not set in their files): in KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect; set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers"
-	rule.report == {t.finding_related("b1.properties", 7, "unclean.leader.election.enable", message, _controller_lines)} with input as t.cluster(nodes, [])
+	message := "unclean.leader.election.enable=true on this broker, but the controllers use false (Kafka's default)"
+	rule.report == {object.union(
+		t.finding_related("b1.properties", 7, "unclean.leader.election.enable", message, _controller_lines),
+		{
+			"why": "The controllers (c1.properties, c2.properties, c3.properties) use false (Kafka's default, not set in their files). In KRaft mode the active controller decides leader elections and resolves this setting from the topic, the dynamic configs and then its own static config, so the broker's value has no effect.",
+			"fix": "Set it on the controllers (or as a dynamic cluster-wide config with kafka-configs.sh) and remove it from the brokers.",
+		},
+	)} with input as t.cluster(nodes, [])
 }
 
 test_fail_min_insync_replicas_set_on_brokers_only if {
@@ -28,19 +34,33 @@ test_fail_min_insync_replicas_set_on_brokers_only if {
 		_node("b1.properties", ["broker"], [["min.insync.replicas", 2, 8]]),
 		_node("b2.properties", ["broker"], [["min.insync.replicas", 2, 8]]),
 	])
-	{[f.location.file, f.location.line] | some f in rule.report} == {["b1.properties", 8], ["b2.properties", 8]} with input as t.cluster(nodes, [])
+	reports := rule.report with input as t.cluster(nodes, [])
+	{[f.location.file, f.location.line] | some f in reports} == {["b1.properties", 8], ["b2.properties", 8]}
+	every f in reports {
+		f.message == "min.insync.replicas=2 on this broker, but the controllers use 1 (Kafka's default)"
+		f.fix == "Set the same value on controllers and brokers."
+	}
 }
 
 test_fail_default_replication_factor if {
 	controllers := [_node("c1.properties", ["controller"], [["default.replication.factor", 2, 5]])]
 	nodes := array.concat(controllers, [_node("b1.properties", ["broker"], [["default.replication.factor", 3, 9]])])
-	message := "default.replication.factor=3 on this broker, but the controllers (c1.properties) use 2: topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get 2 replica(s), not 3 (only auto-created topics use the broker's value); set the same value on the controllers"
-	rule.report == {t.finding_related("b1.properties", 9, "default.replication.factor", message, [["c1.properties", 5]])} with input as t.cluster(nodes, [])
+	message := "default.replication.factor=3 on this broker, but the controllers use 2"
+	rule.report == {object.union(
+		t.finding_related("b1.properties", 9, "default.replication.factor", message, [["c1.properties", 5]]),
+		{
+			"why": "The controllers (c1.properties) use 2. Topics created through the Admin API or kafka-topics.sh without a replication factor get the active controller's value, so they get 2 replica(s), not 3 (only auto-created topics use the broker's value).",
+			"fix": "Set the same value on the controllers.",
+		},
+	)} with input as t.cluster(nodes, [])
 }
 
 test_fail_leader_rebalance_settings if {
 	nodes := array.concat(_controllers, [_node("b1.properties", ["broker"], [["auto.leader.rebalance.enable", false, 4], ["leader.imbalance.check.interval.seconds", 60, 5]])])
-	{f.key | some f in rule.report} == {"auto.leader.rebalance.enable", "leader.imbalance.check.interval.seconds"} with input as t.cluster(nodes, [])
+	{[f.key, f.message, f.fix] | some f in rule.report} == {
+		["auto.leader.rebalance.enable", "auto.leader.rebalance.enable=false on this broker, but the controllers use true (Kafka's default)", "Set it on the controllers and remove it from the brokers."],
+		["leader.imbalance.check.interval.seconds", "leader.imbalance.check.interval.seconds=60 on this broker, but the controllers use 300 (Kafka's default)", "Set it on the controllers and remove it from the brokers."],
+	} with input as t.cluster(nodes, [])
 }
 
 test_success_same_value_on_controllers_and_brokers if {

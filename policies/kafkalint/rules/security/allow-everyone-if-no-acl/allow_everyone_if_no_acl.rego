@@ -1,10 +1,11 @@
 # METADATA
 # title: allow.everyone.if.no.acl.found enabled in production
 # description: |
-#   With allow.everyone.if.no.acl.found=true the authorizer grants every
-#   principal access to any resource that has no ACL: every new topic and
-#   consumer group is open to all until someone remembers to add ACLs.
-#   Only a node with an authorizer (authorizer.class.name) reads the key.
+#   With allow.everyone.if.no.acl.found=true the authorizer lets every
+#   principal (ANONYMOUS included, on a PLAINTEXT listener) read, write and
+#   delete any topic or group that has no ACL: every new topic and consumer
+#   group is open to all until someone remembers to add ACLs. Only a node
+#   with an authorizer (authorizer.class.name) reads the key.
 # related_resources:
 #   - description: Kafka docs, authorization and ACLs
 #     ref: https://kafka.apache.org/documentation/#security_authz
@@ -17,6 +18,9 @@
 #   applies_to: [broker, controller]
 #   keys: [allow.everyone.if.no.acl.found, authorizer.class.name]
 #   since: unreleased
+#   fix: |
+#     Remove the line (Kafka's default is false, which lets only super.users
+#     at resources without ACLs) and grant access with ACLs (kafka-acls.sh).
 package kafkalint.rules.security["allow-everyone-if-no-acl"]
 
 import data.kafkalint.lib.result
@@ -34,10 +38,7 @@ report contains result.fail(s, message) if {
 	is_string(s.value)
 	lower(trim_space(s.value)) == "true"
 	_authorizer(node)
-	message := sprintf(
-		"allow.everyone.if.no.acl.found=%s: the authorizer lets every principal (ANONYMOUS included on a PLAINTEXT listener) read, write and delete any topic or group that has no ACL, so each new topic is open to all until ACLs are added; remove the line (Kafka's default is false, which lets only super.users at resources without ACLs) and grant access with ACLs",
-		[trim_space(s.value)],
-	)
+	message := sprintf("allow.everyone.if.no.acl.found=%s: every principal may use any resource that has no ACL", [trim_space(s.value)])
 }
 
 # _authorizer holds when the node runs an authorizer: authorizer.class.name

@@ -3,7 +3,7 @@ package kafkalint.rules.security["allow-everyone-if-no-acl_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.security["allow-everyone-if-no-acl"] as rule
 
-_message(raw) := sprintf("allow.everyone.if.no.acl.found=%s: the authorizer lets every principal (ANONYMOUS included on a PLAINTEXT listener) read, write and delete any topic or group that has no ACL, so each new topic is open to all until ACLs are added; remove the line (Kafka's default is false, which lets only super.users at resources without ACLs) and grant access with ACLs", [raw])
+_message(raw) := sprintf("allow.everyone.if.no.acl.found=%s: every principal may use any resource that has no ACL", [raw])
 
 test_fail_true if {
 	node := t.node("server.properties", ["broker"], [["authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer", 11], ["allow.everyone.if.no.acl.found", "true", 12]])

@@ -4,7 +4,8 @@
 #   auto.create.topics.enable is true (Kafka's default): a producer or
 #   consumer that names a topic that does not exist (a typo, a stale
 #   service, a metadata request) creates it with the broker defaults
-#   num.partitions and default.replication.factor, outside any review.
+#   num.partitions and default.replication.factor, outside any review and
+#   often with replication factor 1.
 # related_resources:
 #   - description: Kafka docs, auto.create.topics.enable
 #     ref: https://kafka.apache.org/documentation/#brokerconfigs_auto.create.topics.enable
@@ -17,6 +18,9 @@
 #   applies_to: [broker]
 #   keys: [auto.create.topics.enable]
 #   since: unreleased
+#   fix: |
+#     Set auto.create.topics.enable=false and create topics deliberately
+#     (kafka-topics.sh, Terraform, Strimzi KafkaTopic).
 package kafkalint.rules.security["auto-create-topics-in-production"]
 
 import data.kafkalint.lib.result
@@ -39,11 +43,6 @@ _not_platform_default(node, s) if {
 	not "auto.create.topics.enable" in node.managed_keys
 }
 
-_message(s) := sprintf(
-	"%s: any producer or consumer that names a missing topic (a typo, a retired service) creates it with the broker defaults num.partitions and default.replication.factor, outside review and often with replication factor 1; set auto.create.topics.enable=false and create topics deliberately (kafka-topics.sh, Terraform, Strimzi KafkaTopic)",
-	[_shown(s)],
-)
+_message(s) := "auto.create.topics.enable=true: clients create any missing topic they name" if s.source == "explicit"
 
-_shown(s) := "auto.create.topics.enable=true" if s.source == "explicit"
-
-_shown(s) := "auto.create.topics.enable is not set and Kafka's default is true" if s.source != "explicit"
+_message(s) := "auto.create.topics.enable is not set: Kafka's default (true) lets clients create missing topics" if s.source != "explicit"

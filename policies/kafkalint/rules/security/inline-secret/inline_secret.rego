@@ -20,6 +20,10 @@
 #   applies_to: [broker, controller, producer, consumer, admin, client, mirrormaker]
 #   keys: []
 #   since: unreleased
+#   fix: |
+#     Reference the secret instead, with a config provider (config.providers=file
+#     and key=${file:/path/to/secrets.properties:key}) or a Kubernetes or Vault
+#     secret, and rotate the credential committed here.
 package kafkalint.rules.security["inline-secret"]
 
 import data.kafkalint.lib.result
@@ -28,13 +32,13 @@ import data.kafkalint.lib.result
 # (the loader drops it), and a value that is itself a template placeholder
 # holds no secret (_placeholder). The message names the key and, for JAAS,
 # the option, never the value.
-report contains result.fail(s, _message(s, _what(s))) if {
+report contains _finding(s, _what(s), _what(s)) if {
 	some s in _candidates
 	not _jaas(s.key)
 	_real_secret(s.key, s.raw)
 }
 
-report contains result.fail(s, _message(s, _options(options))) if {
+report contains _finding(s, _options(options), _options_short(options)) if {
 	some s in _candidates
 	_jaas(s.key)
 	options := sort({option |
@@ -45,14 +49,32 @@ report contains result.fail(s, _message(s, _options(options))) if {
 	count(options) > 0
 }
 
-_message(s, what) := sprintf(
-	"%s holds %s as inline text: anyone who can read this file, its repository history or a CI log has the credential; reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here",
-	[s.key, what, s.key, s.key],
+# _finding says what the setting holds (what) in the why and, when it fits
+# on the line, in the message, else there the shorter form (short).
+_finding(s, what, short) := result.explain(
+	result.fail(s, _message(s, what, short)),
+	sprintf(
+		"%s holds %s as inline text, not a config-provider or platform secret reference: anyone who can read this file, its repository history or a CI log has the credential.",
+		[s.key, what],
+	),
+	sprintf(
+		"Reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here.",
+		[s.key, s.key],
+	),
 )
+
+_message(s, what, short) := m if {
+	m := sprintf("%s holds %s as inline text", [s.key, what])
+	count(m) <= 120
+} else := sprintf("%s holds %s as inline text", [s.key, short])
 
 _options(options) := sprintf("a secret in its %s option", [options[0]]) if count(options) == 1
 
 _options(options) := sprintf("secrets in its %s options", [concat(", ", options)]) if count(options) > 1
+
+_options_short(options) := _options(options) if count(options) == 1
+
+_options_short(options) := sprintf("secrets in %d of its options", [count(options)]) if count(options) > 1
 
 _what(s) := "a secret" if not endswith(s.key, "password")
 

@@ -3,10 +3,19 @@ package kafkalint.rules.security["inline-secret_test"]
 import data.kafkalint.lib.testing as t
 import data.kafkalint.rules.security["inline-secret"] as rule
 
-_message(key, what) := sprintf(
-	"%s holds %s as inline text: anyone who can read this file, its repository history or a CI log has the credential; reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here",
-	[key, what, key, key],
-)
+_message(key, what) := sprintf("%s holds %s as inline text", [key, what])
+
+# _finding is the finding about key, holding what, at file:line.
+_finding(file, line, key, what) := object.union(t.finding(file, line, key, _message(key, what)), {
+	"why": sprintf(
+		"%s holds %s as inline text, not a config-provider or platform secret reference: anyone who can read this file, its repository history or a CI log has the credential.",
+		[key, what],
+	),
+	"fix": sprintf(
+		"Reference it instead, e.g. with config.providers=file and %s=${file:/etc/kafka/secrets.properties:%s} (or a Kubernetes or Vault secret), and rotate the one committed here.",
+		[key, key],
+	),
+})
 
 # The loader marks a setting whose key holds a secret with secret_key
 # (loader.IsSecretKey): by the catalogue's password type or by its name.
@@ -16,19 +25,19 @@ _secret(file, key, value, line) := object.union(t.setting(file, key, value, line
 
 test_fail_keystore_password_on_broker if {
 	node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", "changeit", 9))
-	rule.report == {t.finding("server.properties", 9, "ssl.keystore.password", _message("ssl.keystore.password", "a password"))} with input as t.cluster([node], [])
+	rule.report == {_finding("server.properties", 9, "ssl.keystore.password", "a password")} with input as t.cluster([node], [])
 }
 
 test_fail_listener_prefixed_password if {
 	node := t.with_setting(t.node("server.properties", ["broker"], []), _secret("server.properties", "listener.name.internal.ssl.key.password", "s3cr3t", 11))
-	rule.report == {t.finding("server.properties", 11, "listener.name.internal.ssl.key.password", _message("listener.name.internal.ssl.key.password", "a password"))} with input as t.cluster([node], [])
+	rule.report == {_finding("server.properties", 11, "listener.name.internal.ssl.key.password", "a password")} with input as t.cluster([node], [])
 }
 
 test_fail_jaas_password_on_client_never_prints_it if {
 	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="alice" password="alice-secret";`
 	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
 	reports := rule.report with input as t.cluster([], [client])
-	reports == {t.finding("client.properties", 3, "sasl.jaas.config", _message("sasl.jaas.config", "a secret in its password option"))}
+	reports == {_finding("client.properties", 3, "sasl.jaas.config", "a secret in its password option")}
 	every f in reports {
 		not contains(f.message, "alice-secret")
 	}
@@ -37,7 +46,16 @@ test_fail_jaas_password_on_client_never_prints_it if {
 test_fail_jaas_user_entries_on_mirror_maker_alias if {
 	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username=admin password='admin-secret' user_admin="admin-secret" user_bob=bob-secret;`
 	mm := t.with_setting(t.mirror_maker("mm2.properties", [], [], []), _secret("mm2.properties", "target.sasl.jaas.config", jaas, 6))
-	rule.report == {t.finding("mm2.properties", 6, "target.sasl.jaas.config", _message("target.sasl.jaas.config", "secrets in its password, user_admin, user_bob options"))} with input as t.mirror_cluster([mm])
+	rule.report == {_finding("mm2.properties", 6, "target.sasl.jaas.config", "secrets in its password, user_admin, user_bob options")} with input as t.mirror_cluster([mm])
+}
+
+# Many secret options are counted in the message and listed in the why.
+test_fail_many_jaas_options_are_counted if {
+	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" password="a-1" user_admin="a-1" user_alice="b-2" user_bob="c-3" user_carol="d-4" user_dave="e-5";`
+	node := t.with_setting(t.node("server.properties", ["broker"], []), _secret("server.properties", "listener.name.sasl_ssl.plain.sasl.jaas.config", jaas, 7))
+	some f in rule.report with input as t.cluster([node], [])
+	f.message == "listener.name.sasl_ssl.plain.sasl.jaas.config holds secrets in 6 of its options as inline text"
+	contains(f.why, "secrets in its password, user_admin, user_alice, user_bob, user_carol, user_dave options")
 }
 
 test_success_jaas_without_secret if {
@@ -111,7 +129,7 @@ test_fail_secrets_that_look_like_words if {
 	values := ["KAFKA", "changeit", "changeme123", "secret-sauce", "XX", "x9XXXX", "secret", "password", "passwd"]
 	every v in values {
 		node := t.with_setting(t.node("server.properties", ["broker"], []), _password("server.properties", "ssl.keystore.password", v, 9))
-		rule.report == {t.finding("server.properties", 9, "ssl.keystore.password", _message("ssl.keystore.password", "a password"))} with input as t.cluster([node], [])
+		rule.report == {_finding("server.properties", 9, "ssl.keystore.password", "a password")} with input as t.cluster([node], [])
 	}
 }
 
@@ -119,7 +137,7 @@ test_fail_jaas_real_secret_beside_placeholder_never_prints_it if {
 	jaas := `org.apache.kafka.common.security.plain.PlainLoginModule required username="USERNAME" password="PASSWORD" user_admin="Adm1n-S3cret";`
 	client := t.with_setting(t.client("client.properties", "client", []), _password("client.properties", "sasl.jaas.config", jaas, 3))
 	reports := rule.report with input as t.cluster([], [client])
-	reports == {t.finding("client.properties", 3, "sasl.jaas.config", _message("sasl.jaas.config", "a secret in its user_admin option"))}
+	reports == {_finding("client.properties", 3, "sasl.jaas.config", "a secret in its user_admin option")}
 	every f in reports {
 		not contains(f.message, "Adm1n-S3cret")
 	}

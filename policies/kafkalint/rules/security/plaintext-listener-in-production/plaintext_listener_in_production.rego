@@ -19,6 +19,10 @@
 #   applies_to: [broker]
 #   keys: [listeners, advertised.listeners, inter.broker.listener.name, security.inter.broker.protocol]
 #   since: unreleased
+#   fix: |
+#     Serve clients on SSL or SASL_SSL: map the client listener to one of them
+#     in listener.security.protocol.map. On Amazon MSK set
+#     encryption_in_transit client_broker to TLS.
 package kafkalint.rules.security["plaintext-listener-in-production"]
 
 import data.kafkalint.lib.cluster
@@ -32,7 +36,7 @@ import data.kafkalint.lib.result
 # listener.security.protocol.map; an unmapped or unknown listener is not
 # judged. A listener advertised on a loopback address serves only clients on
 # the same machine: its traffic never crosses a network.
-report contains result.fail({"key": key, "location": l.location}, message) if {
+report contains result.explain(result.fail({"key": key, "location": l.location}, message), why, fix) if {
 	some node in input.nodes
 	node.is_broker
 	[key, listeners] := _facing(node)
@@ -43,9 +47,11 @@ report contains result.fail({"key": key, "location": l.location}, message) if {
 	not cluster.loopback_host(l.host)
 	protocol := upper(l.protocol)
 	protocol in {"PLAINTEXT", "SASL_PLAINTEXT"}
-	message := sprintf(
-		"listener %s (%s) uses %s: %s; serve clients on SSL or SASL_SSL (for example %s://...:9093 with %s:SASL_SSL in listener.security.protocol.map)",
-		[l.name, l.raw, protocol, _exposure(protocol), l.name, l.name],
+	message := _listener_message(l, protocol)
+	why := sprintf("Clients of %s %s.", [l.raw, _exposure(protocol)])
+	fix := sprintf(
+		"Serve clients on SSL or SASL_SSL, for example %s://...:9093 with %s:SASL_SSL in listener.security.protocol.map.",
+		[l.name, l.name],
 	)
 }
 
@@ -53,20 +59,30 @@ report contains result.fail({"key": key, "location": l.location}, message) if {
 # encryption_info.encryption_in_transit.client_broker says what clients may
 # use. PLAINTEXT allows only plain text; TLS_PLAINTEXT allows both, so a
 # client can still connect in clear text. Absent means MSK's default, TLS.
-report contains result.fail(setting, message) if {
+report contains result.explain(result.fail(setting, message), _msk_why, "Set it to TLS.") if {
 	some node in input.nodes
 	some key, setting in node.platform
 	endswith(key, "client_broker")
 	setting.value in {"PLAINTEXT", "TLS_PLAINTEXT"}
-	message := sprintf(
-		"%s = %q lets clients connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted; set it to TLS",
-		[key, setting.value],
-	)
+	message := sprintf("%s = %q lets clients connect in clear text", [key, setting.value])
 }
 
-_exposure("PLAINTEXT") := "clients connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text"
+_msk_why := "Clients can connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted."
 
-_exposure("SASL_PLAINTEXT") := "clients authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text"
+# _listener_message names the listener as written, unless a long host name
+# would make the line too long (the why quotes it then).
+_listener_message(l, protocol) := m if {
+	m := sprintf("listener %s (%s) is %s: %s", [l.name, l.raw, protocol, _summary(protocol)])
+	count(m) <= 120
+} else := sprintf("listener %s is %s: %s", [l.name, protocol, _summary(protocol)])
+
+_summary("PLAINTEXT") := "unencrypted and unauthenticated"
+
+_summary("SASL_PLAINTEXT") := "unencrypted"
+
+_exposure("PLAINTEXT") := "connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text"
+
+_exposure("SASL_PLAINTEXT") := "authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text"
 
 _facing(node) := ["advertised.listeners", node.advertised_listeners] if {
 	count(node.advertised_listeners) > 0

@@ -14,7 +14,13 @@ _with(node, key, entries, line) := object.union(node, {
 
 test_fail_single_plaintext_listener if {
 	node := _with(_broker, "listeners", [["PLAINTEXT://broker-1.prod.example.com:9092", "PLAINTEXT"]], 4)
-	rule.report == {t.finding(_f, 4, "listeners", "listener PLAINTEXT (PLAINTEXT://broker-1.prod.example.com:9092) uses PLAINTEXT: clients connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text; serve clients on SSL or SASL_SSL (for example PLAINTEXT://...:9093 with PLAINTEXT:SASL_SSL in listener.security.protocol.map)")} with input as t.cluster([node], [])
+	rule.report == {object.union(
+		t.finding(_f, 4, "listeners", "listener PLAINTEXT (PLAINTEXT://broker-1.prod.example.com:9092) is PLAINTEXT: unencrypted and unauthenticated"),
+		{
+			"why": "Clients of PLAINTEXT://broker-1.prod.example.com:9092 connect unauthenticated as the ANONYMOUS principal and every record crosses the network in clear text.",
+			"fix": "Serve clients on SSL or SASL_SSL, for example PLAINTEXT://...:9093 with PLAINTEXT:SASL_SSL in listener.security.protocol.map.",
+		},
+	)} with input as t.cluster([node], [])
 }
 
 test_fail_advertised_sasl_plaintext if {
@@ -22,7 +28,22 @@ test_fail_advertised_sasl_plaintext if {
 		_with(_broker, "listeners", [["CLIENT://:9092", "SASL_PLAINTEXT"]], 4),
 		"advertised.listeners", [["CLIENT://kafka.example.com:9092", "SASL_PLAINTEXT"]], 5,
 	)
-	rule.report == {t.finding(_f, 5, "advertised.listeners", "listener CLIENT (CLIENT://kafka.example.com:9092) uses SASL_PLAINTEXT: clients authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text; serve clients on SSL or SASL_SSL (for example CLIENT://...:9093 with CLIENT:SASL_SSL in listener.security.protocol.map)")} with input as t.cluster([node], [])
+	rule.report == {object.union(
+		t.finding(_f, 5, "advertised.listeners", "listener CLIENT (CLIENT://kafka.example.com:9092) is SASL_PLAINTEXT: unencrypted"),
+		{
+			"why": "Clients of CLIENT://kafka.example.com:9092 authenticate, but the SASL exchange (a PLAIN password included) and every record cross the network in clear text.",
+			"fix": "Serve clients on SSL or SASL_SSL, for example CLIENT://...:9093 with CLIENT:SASL_SSL in listener.security.protocol.map.",
+		},
+	)} with input as t.cluster([node], [])
+}
+
+# A long listener is left to the why: the message names the listener only.
+test_fail_long_listener_is_quoted_in_the_why if {
+	raw := "EXTERNAL://kafka-broker-0.kafka-headless.kafka-production.svc.cluster.local:9094"
+	node := _with(_broker, "listeners", [[raw, "PLAINTEXT"], ["SSL://b:9093", "SSL"]], 4)
+	some f in rule.report with input as t.cluster([node], [])
+	f.message == "listener EXTERNAL is PLAINTEXT: unencrypted and unauthenticated"
+	contains(f.why, raw)
 }
 
 test_success_internal_replication_listener_beside_tls_client_listener if {
@@ -71,7 +92,13 @@ test_success_loopback_listener if {
 _msk(value, line) := object.union(t.node("main.tf", ["broker"], []), {"platform": {"encryption_info.encryption_in_transit.client_broker": t.setting("main.tf", "encryption_info.encryption_in_transit.client_broker", value, line)}})
 
 test_fail_msk_client_broker_plaintext if {
-	rule.report == {t.finding("main.tf", 12, "encryption_info.encryption_in_transit.client_broker", "encryption_info.encryption_in_transit.client_broker = \"TLS_PLAINTEXT\" lets clients connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted; set it to TLS")} with input as t.cluster([_msk("TLS_PLAINTEXT", 12)], [])
+	rule.report == {object.union(
+		t.finding("main.tf", 12, "encryption_info.encryption_in_transit.client_broker", "encryption_info.encryption_in_transit.client_broker = \"TLS_PLAINTEXT\" lets clients connect in clear text"),
+		{
+			"why": "Clients can connect to the managed cluster in clear text: every record (and any SASL/SCRAM exchange) crosses the network unencrypted.",
+			"fix": "Set it to TLS.",
+		},
+	)} with input as t.cluster([_msk("TLS_PLAINTEXT", 12)], [])
 }
 
 test_success_msk_client_broker_tls if {
