@@ -19,12 +19,14 @@ const gitHubAnnotationLimit = 10
 const summaryRows = 100
 
 // writeGitHub writes one workflow command per finding
-// (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`), then
-// the plain text report, which GitHub shows in the log: no line of it
-// starts with input text, and input never brings its own line break, so
-// a configuration value cannot inject a workflow command. When summary is
-// set, a Markdown job summary is appended to it.
-func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
+// (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`, the
+// related locations and docs link on the annotation's next lines),
+// then the plain text report (wrapped to opts.Width; why and fix with
+// opts.Verbose), which GitHub shows in the log: no line of it starts with
+// input text, and input never brings its own line break, so a
+// configuration value cannot inject a workflow command. When
+// opts.StepSummary is set, a Markdown job summary is appended to it.
+func writeGitHub(w io.Writer, r *Report, opts Options) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	count := map[string]int{}
 	for _, f := range r.Findings {
@@ -69,11 +71,11 @@ func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	if err := writeText(w, r, textOptions{}); err != nil {
+	if err := writeText(w, r, textOptionsOf(Options{Width: opts.Width, Verbose: opts.Verbose})); err != nil {
 		return err
 	}
-	if summary != nil {
-		return writeGitHubSummary(summary, r)
+	if opts.StepSummary != nil {
+		return writeGitHubSummary(opts.StepSummary, r)
 	}
 	return nil
 }
