@@ -63,6 +63,21 @@ func TestAuditGolden(t *testing.T) {
 	}
 }
 
+// TestAuditTextWide is the audit table on a terminal 200 wide: as
+// text/tabwriter laid it out, nothing wrapped (the golden at 80 wraps).
+func TestAuditTextWide(t *testing.T) {
+	var out bytes.Buffer
+	if err := WriteAudit(&out, FormatText, loadAudit(t), AuditOptions{Width: 200}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "out.audit.text-200.golden", out.Bytes())
+	for l := range strings.Lines(string(renderAudit(t, FormatText, loadAudit(t)))) {
+		if n := runes(strings.TrimSuffix(l, "\n")); n > 80 && !strings.Contains(l, "load error") && !strings.HasPrefix(l, "4 repositories") {
+			t.Errorf("the table at 80 has a line of %d: %q", n, l)
+		}
+	}
+}
+
 func TestWriteAuditUnknownFormat(t *testing.T) {
 	if err := WriteAudit(&bytes.Buffer{}, formatSARIF, newAudit(nil), AuditOptions{}); err == nil {
 		t.Error("WriteAudit accepted sarif, which is not an audit format")

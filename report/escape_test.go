@@ -111,7 +111,7 @@ func TestInputCannotInjectCommands(t *testing.T) {
 
 	repo := NewAuditRepo("::error::repo\nx", r)
 	a := newAudit([]AuditRepo{*repo, *FailedRepo(" ::warning::failed", "timed out\n::error::x")})
-	if err := writeAuditText(&audit, a); err != nil {
+	if err := writeAuditText(&audit, a, 0); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "audit text", audit.String(), 0)

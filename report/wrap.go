@@ -42,15 +42,20 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 // into lines of at most width characters: the first line starts with
 // first (an indentation and a label such as "    fix: "), the others with
 // as many spaces. Lines break between words; a word longer than a whole
-// line (a path) is cut, after a '/' or '-' when there is one in its second
-// half, else at the width. No line starts, after white space, with a
-// colon: GitHub Actions runs a log line that starts with "::" as a
+// line (a path, a dotted key) is cut (see cutWord). No line starts, after
+// white space, with a colon: GitHub Actions runs a log line that starts with "::" as a
 // workflow command, and these lines carry input text. So a word that
 // starts with one stays on the line of the word before it, and a long
 // word is never cut just before one.
 func wrap(first, text string, width int) []string {
+	return wrapTo(first, text, width, minWrap)
+}
+
+// wrapTo is wrap with at least minAvail characters a line after the
+// indentation.
+func wrapTo(first, text string, width, minAvail int) []string {
 	hang := strings.Repeat(" ", runes(first))
-	avail := max(lineWidth(width)-runes(first), minWrap)
+	avail := max(lineWidth(width)-runes(first), minAvail)
 	var tokens []string
 	for w := range strings.SplitSeq(text, " ") {
 		if w == "" {
@@ -109,9 +114,10 @@ func colonFirst(s string) bool {
 }
 
 // cutWord splits a word longer than avail characters: head holds at most
-// avail of them, cut after the last '/' or '-' in its second half when
-// there is one. rest never starts with a colon (see wrap); when no cut
-// avoids that, rest is "" and the word stays whole.
+// avail of them, cut after the last '/' past its first third (a path),
+// else after the last '-', '.' or '_' there (a slug, a dotted key), else
+// at avail. rest never starts with a colon (see wrap); when no cut avoids
+// that, rest is "" and the word stays whole.
 func cutWord(w string, avail int) (head, rest string) {
 	// offsets[i] is the byte offset of rune i.
 	offsets := make([]int, 0, avail+1)
@@ -125,9 +131,11 @@ func cutWord(w string, avail int) (head, rest string) {
 		return w, ""
 	}
 	cut := func(k int) bool { return k > 0 && !colonFirst(w[offsets[k]:]) }
-	for k := avail; k > avail/2; k-- {
-		if c := w[offsets[k]-1]; (c == '/' || c == '-') && cut(k) {
-			return w[:offsets[k]], w[offsets[k]:]
+	for _, after := range []string{"/", "-._"} {
+		for k := avail; k > avail/3; k-- {
+			if c := w[offsets[k]-1]; strings.IndexByte(after, c) >= 0 && cut(k) {
+				return w[:offsets[k]], w[offsets[k]:]
+			}
 		}
 	}
 	for k := avail; k > 0; k-- {

@@ -502,7 +502,10 @@ func writeAuditOutputs(s Streams, outs []output, a *report.Audit) error {
 	var errs []error
 	opts := report.AuditOptions{ToolVersion: version(), Generated: reportTime()}
 	for _, o := range outs {
+		// The text table fits the terminal, else COLUMNS or 80.
+		opts.Width, _ = outputWidth(nil)
 		if o.path == "" {
+			opts.Width, _ = outputWidth(s.Out)
 			if err := report.WriteAudit(s.Out, o.format, a, opts); err != nil {
 				errs = append(errs, fmt.Errorf("write %s output: %w", o.format, err))
 			}

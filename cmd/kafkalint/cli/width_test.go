@@ -3,8 +3,13 @@ package cli
 import (
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/kafkalint/kafkalint/policies"
 )
 
 // explainPolicy is a custom rule whose finding brings a why and a fix long
@@ -116,4 +121,41 @@ func TestOutputWidth(t *testing.T) {
 func TestMain(m *testing.M) {
 	_ = os.Unsetenv("COLUMNS")
 	os.Exit(m.Run())
+}
+
+// TestRulesFitWidth: `kafkalint rules` fits 80 columns when stdout is not
+// a terminal (the slug cut with "…", the title wrapped, the id, severity
+// and scope whole) and is laid out in full at 200.
+func TestRulesFitWidth(t *testing.T) {
+	engine, err := policies.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{80, 200} {
+		t.Setenv("COLUMNS", strconv.Itoa(width))
+		code, out, stderr := run(t, "rules")
+		if code != ExitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		cut := false
+		for l := range strings.Lines(out) {
+			if n := utf8.RuneCountInString(strings.TrimSuffix(l, "\n")); n > width {
+				t.Errorf("COLUMNS=%d: a line of %d: %q", width, n, l)
+			}
+			cut = cut || strings.Contains(l, "…")
+		}
+		if cut != (width == 80) {
+			t.Errorf("COLUMNS=%d: slugs cut = %v", width, cut)
+		}
+		for _, r := range engine.Rules() {
+			row := regexp.MustCompile(`(?m)^` + r.ID + `  \S+ +` + r.Severity + ` +` + r.Scope + `  `)
+			if !row.MatchString(out) {
+				t.Errorf("COLUMNS=%d: no whole row start for %s %s %s:\n%s", width, r.ID, r.Severity, r.Scope, out)
+				break
+			}
+			if width == 200 && (!strings.Contains(out, "\n"+r.ID+"  "+r.Slug+" ") || !strings.Contains(out, "  "+r.Title+"\n")) {
+				t.Errorf("COLUMNS=200: %s %s %q not in full", r.ID, r.Slug, r.Title)
+			}
+		}
+	}
 }
