@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kafkalint/kafkalint/policies"
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // explainPolicy is a custom rule whose finding brings a why and a fix long
@@ -157,5 +158,15 @@ func TestRulesFitWidth(t *testing.T) {
 				t.Errorf("COLUMNS=200: %s %s %q not in full", r.ID, r.Slug, r.Title)
 			}
 		}
+	}
+}
+
+// TestFillFixes: the rules SARIF lists get their fix from the engine
+// where they have none.
+func TestFillFixes(t *testing.T) {
+	fixes := map[string]string{"KFK1001": "Set it to 3.", "KFK9001": "engine's"}
+	got := fillFixes([]report.Rule{{ID: "KFK1001"}, {ID: "KFK9001", Fix: "own"}, {ID: "ACME1"}}, func(id string) string { return fixes[id] })
+	if got[0].Fix != "Set it to 3." || got[1].Fix != "own" || got[2].Fix != "" {
+		t.Errorf("fillFixes = %+v", got)
 	}
 }
