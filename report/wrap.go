@@ -27,7 +27,13 @@ func lineWidth(w int) int {
 // the line breaks and indentation of a METADATA description become single
 // spaces, then the rest of the control characters are escaped (OneLine).
 func prose(s string) string {
-	return OneLine(strings.Join(strings.FieldsFunc(s, isASCIISpace), " "))
+	return OneLine(flatten(s))
+}
+
+// flatten is s with its line breaks and runs of white space made single
+// spaces: an explanation as one paragraph.
+func flatten(s string) string {
+	return strings.Join(strings.FieldsFunc(s, isASCIISpace), " ")
 }
 
 func isASCIISpace(r rune) bool {
