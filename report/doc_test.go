@@ -22,12 +22,13 @@ func TestOutputDocNamesJSONFields(t *testing.T) {
 	// The field table of the JSON section.
 	_, section, _ := strings.Cut(string(data), "\n## JSON")
 	section, _, _ = strings.Cut(section, "\n## ")
-	var doc string
+	var rows strings.Builder
 	for line := range strings.Lines(section) {
 		if strings.HasPrefix(line, "| ") {
-			doc += line
+			rows.WriteString(line)
 		}
 	}
+	doc := rows.String()
 	for _, v := range []any{Finding{}, Summary{}, Location{}} {
 		typ := reflect.TypeOf(v)
 		for i := range typ.NumField() {

@@ -11,7 +11,7 @@ import (
 // terminalWidth asks the terminal f is for its width (TIOCGWINSZ), 0 when
 // it does not say.
 func terminalWidth(f *os.File) int {
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ) //nolint:gosec // a file descriptor fits an int
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
 	if err != nil {
 		return 0
 	}
