@@ -191,14 +191,25 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: strings.Join(parts, "\n---\n\n")}}, nil
 }
 
-// ruleDoc is a finding's rule as a hover shows it: its title and the
-// rule's documentation page.
+// ruleDoc is a finding as a hover shows it: its rule, its message, its
+// why and its fix, then the rule's documentation page (or, without one,
+// its description when that is not the why already shown).
 func ruleDoc(f report.Finding, r report.Rule) string {
-	head := fmt.Sprintf("**%s** %s (%s)\n\n%s\n", f.ID, f.Slug, f.Severity, f.Message)
-	if r.Help == "" {
-		return head + "\n" + r.Description
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** %s (%s)\n\n%s\n", f.ID, f.Slug, f.Severity, f.Message)
+	if why := paragraph(f.Why); why != "" {
+		fmt.Fprintf(&b, "\n**Why:** %s\n", why)
 	}
-	return head + "\n" + r.Help
+	if fix := paragraph(f.Fix); fix != "" {
+		fmt.Fprintf(&b, "\n**Fix:** %s\n", fix)
+	}
+	switch {
+	case r.Help != "":
+		b.WriteString("\n" + r.Help)
+	case r.Description != "" && paragraph(r.Description) != paragraph(f.Why):
+		b.WriteString("\n" + r.Description)
+	}
+	return b.String()
 }
 
 // onLine are the last lint's findings on a file's line (1-based).

@@ -45,6 +45,7 @@ func TestHoverFinding(t *testing.T) {
 	for _, want := range []string{
 		`**KFK9004** unknown-key (warning)`,
 		`did you mean log.retention.hours?`,
+		`**Why:** `,             // the finding's why (its rule's description)
 		`# KFK9004 unknown-key`, // the rule's page
 	} {
 		if !strings.Contains(got, want) {

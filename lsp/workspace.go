@@ -248,8 +248,13 @@ var severities = map[string]protocol.DiagnosticSeverity{
 	report.Info:    protocol.DiagnosticSeverityInformation,
 }
 
-// diagnostic is a finding as LSP shows it. Its message is the report's,
-// which never holds a sensitive value (the rules print key names only).
+// diagnostic is a finding as LSP shows it. Its message is the report's
+// short message and slug, then, as a second paragraph, the finding's fix:
+// VS Code shows the whole message in the hover and the Problems panel,
+// Neovim in its diagnostic float (and its virtual text, when on, joins the
+// lines), while neither shows relatedInformation as readily (Neovim not
+// at all). The why is in the hover on the line (ruleDoc). The report
+// never holds a sensitive value (the rules print key names only).
 func diagnostic(root string, f report.Finding, text func(file string) string) protocol.Diagnostic {
 	sev := severities[f.Severity]
 	source := "kafkalint"
@@ -259,6 +264,9 @@ func diagnostic(root string, f report.Finding, text func(file string) string) pr
 		Code:     &protocol.IntegerOrString{Value: f.ID},
 		Source:   &source,
 		Message:  f.Message + " (" + f.Slug + ")",
+	}
+	if fix := paragraph(f.Fix); fix != "" {
+		d.Message += "\n\nfix: " + fix
 	}
 	if f.DocsURL != "" {
 		d.CodeDescription = &protocol.CodeDescription{HRef: f.DocsURL}
@@ -387,4 +395,10 @@ func readFile(root, rel string) ([]byte, error) {
 // uint32Of is a line or character number as LSP's unsigned integer.
 func uint32Of(n int) protocol.UInteger {
 	return protocol.UInteger(min(max(n, 0), math.MaxUint32))
+}
+
+// paragraph is an explanation (a why or a fix) as one paragraph: the line
+// breaks of a METADATA description become spaces.
+func paragraph(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

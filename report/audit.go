@@ -316,13 +316,15 @@ type AuditOptions struct {
 	// Generated is when the report was made, shown by html (zero: not
 	// shown). An input, not the clock, so that output stays deterministic.
 	Generated time.Time
+	// Width is the width the text table is fitted to (0: DefaultWidth).
+	Width int
 }
 
 // WriteAudit renders an audit in one of AuditFormats.
 func WriteAudit(w io.Writer, format string, a *Audit, opts AuditOptions) error {
 	switch format {
 	case FormatText:
-		return writeAuditText(w, a)
+		return writeAuditText(w, a, opts.Width)
 	case formatJSON:
 		return writeAuditJSON(w, a)
 	case formatCSV:

@@ -17,11 +17,12 @@ const (
 // auditCSVHeader names the columns of the audit CSV.
 var auditCSVHeader = []string{
 	"repo", "kind", "file", "line", "column", "severity", "id", "slug", "message",
-	"environment", "cluster", "key", "related", "docs_url", "fingerprint",
+	"environment", "cluster", "key", "related", "docs_url", "fingerprint", "why", "fix",
 }
 
-// writeAuditCSV writes one row per finding (RFC 4180 quoting), then one
-// per load error, each with its repository, so that a spreadsheet or a
+// writeAuditCSV writes one row per finding (RFC 4180 quoting; why and fix
+// are the last columns, added after the others so that a reader by
+// position keeps working), then one per load error, each with its repository, so that a spreadsheet or a
 // database import sees everything. Repositories come in path order,
 // findings in lint's order.
 func writeAuditCSV(w io.Writer, a *Audit) error {
@@ -37,7 +38,7 @@ func writeAuditCSV(w io.Writer, a *Audit) error {
 			}
 			row := []string{
 				r.Path, csvFinding, f.File, strconv.Itoa(f.Line), strconv.Itoa(f.Column), f.Severity, f.ID, f.Slug, f.Message,
-				f.Environment, f.Cluster, f.Key, strings.Join(related, "; "), f.DocsURL, f.Fingerprint,
+				f.Environment, f.Cluster, f.Key, strings.Join(related, "; "), f.DocsURL, f.Fingerprint, f.Why, f.Fix,
 			}
 			if err := cw.Write(defuse(row)); err != nil {
 				return err
@@ -48,7 +49,7 @@ func writeAuditCSV(w io.Writer, a *Audit) error {
 			if r.Summary.Failed && e.File == RepoFailure {
 				kind, file, line = csvNotAnalyzed, "", ""
 			}
-			row := []string{r.Path, kind, file, line, "", "", "", "", e.Message, "", "", "", "", "", ""}
+			row := []string{r.Path, kind, file, line, "", "", "", "", e.Message, "", "", "", "", "", "", "", ""}
 			if err := cw.Write(defuse(row)); err != nil {
 				return err
 			}

@@ -63,6 +63,21 @@ func TestAuditGolden(t *testing.T) {
 	}
 }
 
+// TestAuditTextWide is the audit table on a terminal 200 wide: as
+// text/tabwriter laid it out, nothing wrapped (the golden at 80 wraps).
+func TestAuditTextWide(t *testing.T) {
+	var out bytes.Buffer
+	if err := WriteAudit(&out, FormatText, loadAudit(t), AuditOptions{Width: 200}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "out.audit.text-200.golden", out.Bytes())
+	for l := range strings.Lines(string(renderAudit(t, FormatText, loadAudit(t)))) {
+		if n := runes(strings.TrimSuffix(l, "\n")); n > 80 && !strings.Contains(l, "load error") && !strings.HasPrefix(l, "4 repositories") {
+			t.Errorf("the table at 80 has a line of %d: %q", n, l)
+		}
+	}
+}
+
 func TestWriteAuditUnknownFormat(t *testing.T) {
 	if err := WriteAudit(&bytes.Buffer{}, formatSARIF, newAudit(nil), AuditOptions{}); err == nil {
 		t.Error("WriteAudit accepted sarif, which is not an audit format")
@@ -216,12 +231,14 @@ func TestReadAuditJSONRejects(t *testing.T) {
 // one file with nothing to fetch.
 func TestAuditHTMLIsSafeAndSelfContained(t *testing.T) {
 	out := string(renderAudit(t, formatHTML, loadAudit(t)))
-	for _, bad := range []string{`<script>alert`, `<b>&`, `server<1>`, `href="javascript:`, `<one>`} {
+	for _, bad := range []string{`<script>alert`, `<b>&`, `server<1>`, `href="javascript:`, `<one>`, `<img`} {
 		if strings.Contains(out, bad) {
 			t.Errorf("unescaped input %q in the HTML", bad)
 		}
 	}
-	for _, good := range []string{`&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`, `repos/beta&lt;b&gt;&amp;&#34;x&#34;`, `prod/server&lt;1&gt;.properties:14`, `&lt;one&gt;`} {
+	for _, good := range []string{`&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;`, `repos/beta&lt;b&gt;&amp;&#34;x&#34;`, `prod/server&lt;1&gt;.properties:14`, `&lt;one&gt;`,
+		// A finding's why and fix, escaped, behind a <details> of its own.
+		`<details class="why"><summary>why and fix</summary><p><strong>Why:</strong> The __consumer_offsets topic gets &lt;one&gt; replica:` + "\n" + `one broker down stops &lt;img/src=x onerror=alert(1)&gt; consumer groups.</p><p><strong>Fix:</strong> Set it to 3.</p></details>`} {
 		if !strings.Contains(out, good) {
 			t.Errorf("escaped input %q missing from the HTML", good)
 		}
@@ -267,6 +284,14 @@ func TestAuditCSVReadsBack(t *testing.T) {
 	// A cell a spreadsheet would run as a formula is defused.
 	if r := byMessage[`'=HYPERLINK("http://example.com") suppresses nothing`]; len(r) != len(auditCSVHeader) || r[1] != "finding" {
 		t.Errorf("formula cell not defused: %q", rows)
+	}
+	// why and fix are the last two columns, defused like the others.
+	if h := auditCSVHeader[len(auditCSVHeader)-2:]; h[0] != "why" || h[1] != "fix" {
+		t.Errorf("the last columns are %q, want why and fix", h)
+	}
+	if r := byMessage[`'=HYPERLINK("http://example.com") suppresses nothing`]; len(r) != len(auditCSVHeader) ||
+		r[len(r)-2] != "A directive that suppresses nothing hides the next finding." || r[len(r)-1] != `'=cmd|' /C calc'!A0 remove the directive` {
+		t.Errorf("why and fix of a finding row = %q", r)
 	}
 	if r := byMessage["not analyzed: timed out after 1s (--repo-timeout)"]; len(r) != len(auditCSVHeader) || r[0] != "repos/gamma" || r[1] != "not_analyzed" || r[2] != "" {
 		t.Errorf("failed repository row = %q", r)

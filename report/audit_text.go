@@ -6,27 +6,32 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
+// auditColumns are the columns of the audit's text table: the counts are
+// kept whole, the repository and the worst rule wrap to fit the width.
+var auditColumns = []Column{
+	{"REPOSITORY", Wrap}, {"FILES", Keep}, {"CLUSTERS", Keep}, {"ERRORS", Keep}, {"WARNINGS", Keep},
+	{"INFO", Keep}, {"LOAD ERRORS", Keep}, {"WORST RULE", Wrap},
+}
+
 // writeAuditText writes one table row per repository (files, clusters,
-// findings by severity, load errors and the worst rule), then every load
-// error and a summary line.
-func writeAuditText(w io.Writer, a *Audit) error {
+// findings by severity, load errors and the worst rule), fitted to width
+// (0: DefaultWidth), then every load error and a summary line.
+func writeAuditText(w io.Writer, a *Audit, width int) error {
 	bw := bufio.NewWriter(w)
-	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "REPOSITORY\tFILES\tCLUSTERS\tERRORS\tWARNINGS\tINFO\tLOAD ERRORS\tWORST RULE")
+	rows := make([][]string, 0, len(a.Repos))
 	for i, r := range a.Repos {
 		s := r.Summary
 		if s.Failed {
-			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t%d\tnot analyzed (see below)\n", LinePath(r.Path), s.Errors)
+			rows = append(rows, []string{LinePath(r.Path), "-", "-", "-", "-", "-", strconv.Itoa(s.Errors), "not analyzed (see below)"})
 			continue
 		}
 		worst := "-"
 		if s.WorstRule != "" {
-			worst = s.WorstRule
+			worst = OneLine(s.WorstRule)
 			if rc := a.Totals.ByRule[s.WorstRule]; rc != nil && rc.Slug != "" {
-				worst += " " + rc.Slug
+				worst += " " + OneLine(rc.Slug)
 			}
 			n, err := a.ruleCount(i, s.WorstRule)
 			if err != nil {
@@ -34,10 +39,10 @@ func writeAuditText(w io.Writer, a *Audit) error {
 			}
 			worst += " (" + strconv.Itoa(n) + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", LinePath(r.Path), r.Files, r.Clusters,
-			s.BySeverity[Error], s.BySeverity[Warning], s.BySeverity[Info], s.Errors, worst)
+		rows = append(rows, []string{LinePath(r.Path), strconv.Itoa(r.Files), strconv.Itoa(r.Clusters),
+			strconv.Itoa(s.BySeverity[Error]), strconv.Itoa(s.BySeverity[Warning]), strconv.Itoa(s.BySeverity[Info]), strconv.Itoa(s.Errors), worst})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := WriteTable(bw, width, auditColumns, rows); err != nil {
 		return err
 	}
 	if a.Totals.Errors > 0 {

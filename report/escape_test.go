@@ -43,8 +43,10 @@ func hostileReport() *Report {
 	r := &Report{
 		Findings: []Finding{
 			{ID: "KFK1001", Slug: "s", Severity: Error, File: "::error file=evil.txt::f.properties", Line: 1, Message: "value=" + payload,
+				Why: "why " + payload, Fix: "fix " + strings.Repeat("::error::x ", 8) + payload,
 				Related: []Location{{File: "rel\n::error::r", Line: 2}}, RelatedOmitted: 3, DocsURL: "https://d"},
-			{ID: "KFK1002", Slug: "s", Severity: Warning, File: "\u00a0::warning::g.properties", Line: 2, Message: payload},
+			{ID: "KFK1002", Slug: "s", Severity: Warning, File: "\u00a0::warning::g.properties", Line: 2, Message: payload,
+				Why: payload, Fix: "::error::" + strings.Repeat(":", 90)},
 			{ID: "KFK1003", Slug: "s", Severity: Info, File: "dir\n::error::h.properties", Line: 3, Message: payload},
 		},
 		Errors: []LoadError{
@@ -95,7 +97,7 @@ func TestInputCannotInjectCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkInert(t, "text", text.String(), 0)
-	if err := writeGitHub(&gh, r, &summary); err != nil {
+	if err := writeGitHub(&gh, r, Options{StepSummary: &summary}); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "github", gh.String(), len(r.Findings)+len(r.Errors))
@@ -109,7 +111,7 @@ func TestInputCannotInjectCommands(t *testing.T) {
 
 	repo := NewAuditRepo("::error::repo\nx", r)
 	a := newAudit([]AuditRepo{*repo, *FailedRepo(" ::warning::failed", "timed out\n::error::x")})
-	if err := writeAuditText(&audit, a); err != nil {
+	if err := writeAuditText(&audit, a, 0); err != nil {
 		t.Fatal(err)
 	}
 	checkInert(t, "audit text", audit.String(), 0)

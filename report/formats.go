@@ -23,6 +23,14 @@ func Formats() []string {
 type Options struct {
 	// Color: color the text format (and the text part of github).
 	Color bool
+	// Width is the width the text format wraps the lines below a finding
+	// to (0: DefaultWidth); the finding's own line is never wrapped.
+	Width int
+	// Terminal: the text goes to a terminal (Width is its width), where a
+	// finding's fix is shown when the terminal is wide enough.
+	Terminal bool
+	// Verbose: the text format shows every finding's why and fix.
+	Verbose bool
 	// ToolVersion is kafkalint's version, for SARIF.
 	ToolVersion string
 	// StepSummary, when set, receives github's Markdown job summary (the
@@ -41,13 +49,13 @@ type Options struct {
 func Write(w io.Writer, format string, r *Report, opts Options) error {
 	switch format {
 	case FormatText:
-		return writeText(w, r, textOptions{Color: opts.Color})
+		return writeText(w, r, textOptionsOf(opts))
 	case formatJSON:
 		return writeJSON(w, r)
 	case formatSARIF:
 		return writeSARIF(w, r, opts)
 	case FormatGitHub:
-		return writeGitHub(w, r, opts.StepSummary)
+		return writeGitHub(w, r, opts)
 	case formatJUnit:
 		return WriteJUnit(w, r, opts.FailLevel)
 	}

@@ -19,12 +19,14 @@ const gitHubAnnotationLimit = 10
 const summaryRows = 100
 
 // writeGitHub writes one workflow command per finding
-// (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`), then
-// the plain text report, which GitHub shows in the log: no line of it
-// starts with input text, and input never brings its own line break, so
-// a configuration value cannot inject a workflow command. When summary is
-// set, a Markdown job summary is appended to it.
-func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
+// (`::error file=...,line=...,col=...,title=KFKxxxx slug::message`, the
+// fix, related locations and docs link on the annotation's next lines),
+// then the plain text report (wrapped to opts.Width; why and fix with
+// opts.Verbose), which GitHub shows in the log: no line of it starts with
+// input text, and input never brings its own line break, so a
+// configuration value cannot inject a workflow command. When
+// opts.StepSummary is set, a Markdown job summary is appended to it.
+func writeGitHub(w io.Writer, r *Report, opts Options) error {
 	b := bufio.NewWriterSize(w, 64<<10)
 	count := map[string]int{}
 	for _, f := range r.Findings {
@@ -44,6 +46,9 @@ func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
 		// an annotation shows a value's newline as \n.
 		var msg strings.Builder
 		msg.WriteString(OneLine(f.Message))
+		if f.Fix != "" {
+			msg.WriteString("\nfix: " + prose(f.Fix))
+		}
 		for _, rel := range f.Related {
 			fmt.Fprintf(&msg, "\nrelated: %s:%d", OneLine(rel.File), rel.Line)
 		}
@@ -69,11 +74,11 @@ func writeGitHub(w io.Writer, r *Report, summary io.Writer) error {
 	if err := b.Flush(); err != nil {
 		return err
 	}
-	if err := writeText(w, r, textOptions{}); err != nil {
+	if err := writeText(w, r, textOptionsOf(Options{Width: opts.Width, Verbose: opts.Verbose})); err != nil {
 		return err
 	}
-	if summary != nil {
-		return writeGitHubSummary(summary, r)
+	if opts.StepSummary != nil {
+		return writeGitHubSummary(opts.StepSummary, r)
 	}
 	return nil
 }
@@ -100,8 +105,9 @@ func escapeProperty(s string) string {
 }
 
 // writeGitHubSummary writes the Markdown job summary: the counts, then a
-// table of findings (at most summaryRows, the most severe) and of load
-// errors.
+// table of findings (at most summaryRows, the most severe: severity, rule,
+// location, message and, when any finding has one, fix: a page is as wide
+// as the browser, so the fix has its own column) and of load errors.
 func writeGitHubSummary(w io.Writer, r *Report) error {
 	var b strings.Builder
 	s := r.Summary
@@ -114,7 +120,13 @@ func writeGitHubSummary(w io.Writer, r *Report) error {
 	}
 	b.WriteString("\n\n")
 	if len(r.Findings) > 0 {
-		b.WriteString("| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
+		// The fix column is left out when no finding has a fix.
+		withFix := slices.ContainsFunc(r.Findings, func(f Finding) bool { return f.Fix != "" })
+		if withFix {
+			b.WriteString("| Severity | Rule | Location | Message | Fix |\n|---|---|---|---|---|\n")
+		} else {
+			b.WriteString("| Severity | Rule | Location | Message |\n|---|---|---|---|\n")
+		}
 		rows := r.Findings
 		if len(rows) > summaryRows {
 			// The rows kept are the most severe (errors first, then in
@@ -131,7 +143,11 @@ func writeGitHubSummary(w io.Writer, r *Report) error {
 			if f.DocsURL != "" {
 				rule = fmt.Sprintf("[%s](%s) %s", f.ID, f.DocsURL, f.Slug)
 			}
-			fmt.Fprintf(&b, "| %s | %s | `%s:%d` | %s |\n", f.Severity, rule, cell(f.File), f.Line, cell(f.Message))
+			fmt.Fprintf(&b, "| %s | %s | `%s:%d` | %s |", f.Severity, rule, cell(f.File), f.Line, cell(f.Message))
+			if withFix {
+				fmt.Fprintf(&b, " %s |", cellEscaper.Replace(prose(f.Fix)))
+			}
+			b.WriteByte('\n')
 		}
 		b.WriteString("\n")
 	}

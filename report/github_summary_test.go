@@ -70,3 +70,35 @@ func TestGitHubSummaryUnknownEnvironment(t *testing.T) {
 		t.Errorf("summary mentions unknown environments when there are none:\n%s", b.String())
 	}
 }
+
+// TestGitHubFix: an annotation is the short message with the fix on the
+// next line (escaped as the message is: one workflow command); the job
+// summary has a Fix column when a finding has a fix, none otherwise.
+func TestGitHubFix(t *testing.T) {
+	r := &Report{Findings: []Finding{
+		{ID: "KFK1001", Slug: "rf-one", Severity: Error, File: "a.properties", Line: 2, Message: "rf=1", Fix: "Set it\nto 3 | 5, 100%."},
+		{ID: "KFK9001", Slug: "dup", Severity: Warning, File: "a.properties", Line: 3, Message: "dup"},
+	}}
+	r.Finish()
+	var out, summary strings.Builder
+	if err := writeGitHub(&out, r, Options{StepSummary: &summary}); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(out.String(), "\n")
+	if want := "::error file=a.properties,line=2,col=1,title=KFK1001 rf-one::rf=1%0Afix: Set it to 3 | 5, 100%25."; first != want {
+		t.Errorf("annotation\n got %q\nwant %q", first, want)
+	}
+	for _, want := range []string{"| Severity | Rule | Location | Message | Fix |\n|---|---|---|---|---|\n", "| `a.properties:2` | rf=1 | Set it to 3 \\| 5, 100%. |\n", "| `a.properties:3` | dup |  |\n"} {
+		if !strings.Contains(summary.String(), want) {
+			t.Errorf("summary has no %q:\n%s", want, summary.String())
+		}
+	}
+	r.Findings[0].Fix = ""
+	var plain strings.Builder
+	if err := writeGitHubSummary(&plain, r); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "Fix") || !strings.Contains(plain.String(), "| `a.properties:2` | rf=1 |\n") {
+		t.Errorf("summary without fixes has a Fix column:\n%s", plain.String())
+	}
+}

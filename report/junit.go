@@ -198,10 +198,14 @@ func (x *junitWriter) problem(element, message, typ string, body []byte) {
 }
 
 // findingCase writes a finding's test case: failed, or skipped with the
-// same text as a failure's body in <skipped> and in <system-out>.
+// same text as a failure's body in <skipped> and in <system-out>. The
+// message attribute is the short message; the body is the location and
+// message, the why, the fix, the related locations and the docs link, a
+// line each.
 func (x *junitWriter) findingCase(f *Finding, failed bool) {
 	// The name and body are built in reused buffers (fmt would box every
-	// argument): "ID slug: key #n" and "file:line:col: severity ID message".
+	// argument): "ID slug: key #n" and "file:line:col: severity ID message"
+	// with the lines below it.
 	name := x.name[:0]
 	name = append(append(append(name, f.ID...), ' '), f.Slug...)
 	if f.Key != "" {
@@ -220,6 +224,12 @@ func (x *junitWriter) findingCase(f *Finding, failed bool) {
 	b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(max(f.Column, 1)), 10))
 	for _, s := range []string{": ", f.Severity, " ", f.ID, " ", f.Message, "\n"} {
 		b.WriteString(s)
+	}
+	if f.Why != "" {
+		b.WriteString("why: " + flatten(f.Why) + "\n")
+	}
+	if f.Fix != "" {
+		b.WriteString("fix: " + flatten(f.Fix) + "\n")
 	}
 	for _, rel := range f.Related {
 		b.WriteString("related: ")

@@ -76,3 +76,43 @@ func TestJUnitFailLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestJUnitWhyAndFix: a failure's and a skipped case's message attribute
+// is the short message; the body holds the location and message, then
+// the why and the fix (one paragraph each), the related locations and the
+// docs link.
+func TestJUnitWhyAndFix(t *testing.T) {
+	r := &Report{Findings: []Finding{
+		{ID: "KFK1001", Slug: "a", Severity: Error, Message: "rf=1", File: "s.properties", Line: 3, Column: 1,
+			Why: "One replica,\n  so one broker down\nstops it.", Fix: "Set it to 3.", Related: []Location{{File: "t.properties", Line: 4}}, DocsURL: "https://d"},
+		{ID: "KFK9003", Slug: "c", Severity: Info, Message: "note", File: "s.properties", Line: 7, Why: "w", Fix: "f"},
+	}}
+	r.Finish()
+	var out bytes.Buffer
+	if err := WriteJUnit(&out, r, ""); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Suites []struct {
+			Cases []struct {
+				Failure *junitProblem `xml:"failure"`
+				Skipped *junitProblem `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	cases := got.Suites[0].Cases
+	f, s := cases[0].Failure, cases[1].Skipped
+	if f == nil || s == nil {
+		t.Fatalf("want a failure and a skipped case:\n%s", out.String())
+	}
+	want := "s.properties:3:1: error KFK1001 rf=1\nwhy: One replica, so one broker down stops it.\nfix: Set it to 3.\nrelated: t.properties:4\ndocs: https://d\n"
+	if f.Message != "rf=1" || f.Body != want {
+		t.Errorf("failure message %q, body\n%q\nwant %q, body\n%q", f.Message, f.Body, "rf=1", want)
+	}
+	if want := "s.properties:7:1: info KFK9003 note\nwhy: w\nfix: f\n"; s.Message != "note" || s.Body != want {
+		t.Errorf("skipped message %q, body %q; want %q, %q", s.Message, s.Body, "note", want)
+	}
+}

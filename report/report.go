@@ -94,7 +94,12 @@ type Suppression struct {
 
 // Rule describes a rule for the formats that list rules (SARIF).
 type Rule struct {
+	// Description is the rule's why: what breaks and how (METADATA
+	// description); a finding's Why is it unless the finding brings its own.
 	ID, Slug, Category, Title, Description string
+	// Fix is what to change, in general (METADATA custom.fix); a finding's
+	// Fix is it unless the finding brings its own.
+	Fix string
 	// Severity is the effective default severity (after configuration).
 	Severity string
 	Scope    string

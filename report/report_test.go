@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,6 +86,18 @@ func TestGolden(t *testing.T) {
 				golden(t, "out.github-summary.md.golden", summary.Bytes())
 			}
 		})
+	}
+}
+
+// TestGoldenVerboseText is the text format with every finding's why and
+// fix (lint -v), at 80 columns and at 200.
+func TestGoldenVerboseText(t *testing.T) {
+	for _, width := range []int{80, 200} {
+		var out bytes.Buffer
+		if err := Write(&out, FormatText, loadInput(t), Options{Verbose: true, Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, fmt.Sprintf("out.text-verbose-%d.golden", width), out.Bytes())
 	}
 }
 
@@ -267,7 +280,7 @@ func TestGitHubEscaping(t *testing.T) {
 	}}}
 	r.Finish()
 	var out bytes.Buffer
-	if err := writeGitHub(&out, r, nil); err != nil {
+	if err := writeGitHub(&out, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	first, _, _ := strings.Cut(out.String(), "\n")
@@ -289,7 +302,7 @@ func TestGitHubAnnotationLimit(t *testing.T) {
 	}
 	r.Finish()
 	var out bytes.Buffer
-	if err := writeGitHub(&out, r, nil); err != nil {
+	if err := writeGitHub(&out, r, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()

@@ -112,11 +112,15 @@ type sarifFingerprints struct {
 type sarifProperties struct {
 	Cluster     string `json:"cluster,omitempty"`
 	Environment string `json:"environment,omitempty"`
-	Key         string `json:"key,omitempty"`
+	// Fix and Why are the finding's own, when they differ from its rule's
+	// help and fullDescription.
+	Fix string `json:"fix,omitempty"`
+	Key string `json:"key,omitempty"`
 	// RelatedOmitted counts the related locations not listed, so
 	// relatedLocations plus it is the exact number.
 	RelatedOmitted int    `json:"relatedOmitted,omitempty"`
 	Slug           string `json:"slug,omitempty"`
+	Why            string `json:"why,omitempty"`
 }
 
 type sarifLocation struct {
@@ -177,11 +181,15 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 		driver.SemanticVersion = m[1]
 	}
 	index := map[string]int{}
+	// explained is each rule's why and fix, which a result repeats only
+	// when its own differ.
+	explained := map[string][2]string{}
 	addRule := func(rule Rule) {
 		if _, ok := index[rule.ID]; ok {
 			return
 		}
 		index[rule.ID] = len(driver.Rules)
+		explained[rule.ID] = [2]string{rule.Description, rule.Fix}
 		driver.Rules = append(driver.Rules, sarifRuleOf(rule))
 	}
 	for _, rule := range r.Rules {
@@ -194,7 +202,9 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 		all = all[:opts.MaxResults]
 	}
 	for _, f := range all {
-		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL})
+		// A rule known only from its findings (not in r.Rules) is
+		// described by its first finding's why and fix.
+		addRule(Rule{ID: f.ID, Slug: f.Slug, Severity: f.Severity, DocsURL: f.DocsURL, Description: f.Why, Fix: f.Fix})
 	}
 	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
 	for _, e := range r.Errors {
@@ -235,7 +245,7 @@ func writeSARIF(w io.Writer, r *Report, opts Options) error {
 				j.raw(",")
 			}
 			j.raw("\n        ")
-			j.value("        ", rw.of(f, index[f.ID]))
+			j.value("        ", rw.of(f, index[f.ID], explained[f.ID]))
 		}
 		j.raw("\n      ]")
 	}
@@ -272,14 +282,20 @@ func b2i(b bool) int {
 	return 0
 }
 
+// sarifRuleOf is a rule's SARIF descriptor: fullDescription is its why,
+// help its fix and the link to its docs page (code scanning shows help in
+// the alert, below the result's message). A rule without a fix (a custom
+// rule) keeps its docs page, else its description, as help.
 func sarifRuleOf(rule Rule) sarifRule {
 	title := cmp.Or(rule.Title, rule.Slug, rule.ID)
 	desc := cmp.Or(rule.Description, title)
-	help := rule.Help
-	if help == "" {
-		help = desc
+	help := sarifText{Text: cmp.Or(rule.Fix, rule.Help, desc), Markdown: cmp.Or(rule.Fix, rule.Help)}
+	if rule.Fix != "" || rule.Help == "" {
 		if rule.DocsURL != "" {
-			help += "\n\nDocs: " + rule.DocsURL
+			help.Text += "\n\nDocs: " + rule.DocsURL
+			if help.Markdown != "" {
+				help.Markdown += "\n\n[" + sarifLinkEscaper.Replace(cmp.Or(rule.ID+" "+rule.Slug, rule.ID)) + " documentation](" + rule.DocsURL + ")"
+			}
 		}
 	}
 	tags := []string{"kafka"}
@@ -303,7 +319,7 @@ func sarifRuleOf(rule Rule) sarifRule {
 	return sarifRule{
 		ID: rule.ID, Name: cmp.Or(rule.Slug, rule.ID),
 		ShortDescription: sarifText{Text: title}, FullDescription: sarifText{Text: desc},
-		Help: sarifText{Text: help, Markdown: rule.Help}, HelpURI: rule.DocsURL,
+		Help: help, HelpURI: rule.DocsURL,
 		DefaultConfiguration: conf, Properties: props,
 	}
 }
@@ -335,8 +351,11 @@ func (w *sarifResultWriter) physical(file string, line, column int) sarifPhysica
 	return loc
 }
 
-// of is the result for f.
-func (w *sarifResultWriter) of(f *Finding, ruleIndex int) *sarifResult {
+// of is the result for f, whose rule's why and fix are rule: its message
+// is f's short message (with links to its related locations), and its
+// why and fix are in its properties when they are not its rule's
+// (fullDescription and help).
+func (w *sarifResultWriter) of(f *Finding, ruleIndex int, rule [2]string) *sarifResult {
 	if w.regions == nil {
 		w.regions = make([]sarifRegion, 0, 1+sarifMaxRelated)
 	}
@@ -386,8 +405,14 @@ func (w *sarifResultWriter) of(f *Finding, ruleIndex int) *sarifResult {
 	if s := f.Suppression; s != nil {
 		res.Suppressions = []sarifSuppression{{Kind: s.Kind, Status: "accepted", Justification: s.Justification}}
 	}
-	if f.Environment != "" || f.Cluster != "" || f.Key != "" || f.Slug != "" || omitted > 0 {
-		w.props = sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
+	w.props = sarifProperties{Cluster: f.Cluster, Environment: f.Environment, Key: f.Key, RelatedOmitted: omitted, Slug: f.Slug}
+	if f.Why != rule[0] {
+		w.props.Why = f.Why
+	}
+	if f.Fix != rule[1] {
+		w.props.Fix = f.Fix
+	}
+	if w.props != (sarifProperties{}) {
 		res.Properties = &w.props
 	}
 	return res

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/fatih/color"
@@ -12,12 +13,34 @@ import (
 // textOptions control the text format.
 type textOptions struct {
 	Color bool
+	// Width is the width the lines below a finding are wrapped to (0:
+	// DefaultWidth).
+	Width int
+	// Why and Fix print a finding's why and fix below it.
+	Why, Fix bool
+}
+
+// fixWidth is the narrowest terminal on which the text format shows each
+// finding's fix without --verbose: below it, the extra lines would push
+// the findings apart more than they help.
+const fixWidth = 100
+
+// textOptionsOf decides what the text format shows: the why and the fix
+// with Verbose; else the fix on a terminal at least fixWidth wide; else
+// (CI logs, pipes, files) the finding line alone.
+func textOptionsOf(opts Options) textOptions {
+	return textOptions{
+		Color: opts.Color, Width: opts.Width,
+		Why: opts.Verbose, Fix: opts.Verbose || opts.Terminal && lineWidth(opts.Width) >= fixWidth,
+	}
 }
 
 // writeText writes one line per finding, `file:line:col: severity ID
-// message (slug)`, related locations indented below (and how many were
-// left out), then load errors and a one-line summary. Input text is
-// printed through OneLine and LinePath (escape.go): one line per entry,
+// message (slug)`, never wrapped (editors and CI problem matchers parse
+// it), then below it, indented and word-wrapped to opts.Width, its why and
+// fix when asked for, its related locations and how many were left out;
+// then load errors and a one-line summary. Input text is printed through
+// OneLine, LinePath and prose (escape.go, wrap.go): one line per entry,
 // none starting with input.
 func writeText(w io.Writer, r *Report, opts textOptions) error {
 	paint := func(c *color.Color) *color.Color {
@@ -44,11 +67,17 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 		fmt.Fprintf(b, "%s %s %s %s %s\n",
 			pos.Sprintf("%s:%d:%d:", LinePath(f.File), f.Line, max(f.Column, 1)),
 			c.Sprint(OneLine(f.Severity)), OneLine(f.ID), OneLine(f.Message), dim.Sprintf("(%s)", OneLine(f.Slug)))
+		if opts.Why && f.Why != "" {
+			writeLines(b, wrap("    why: ", prose(f.Why), opts.Width))
+		}
+		if opts.Fix && f.Fix != "" {
+			writeLines(b, wrap("    fix: ", prose(f.Fix), opts.Width))
+		}
 		for _, rel := range f.Related {
-			fmt.Fprintf(b, "    related: %s:%d\n", OneLine(rel.File), rel.Line)
+			writeLines(b, wrap("    related: ", OneLine(rel.File)+":"+strconv.Itoa(rel.Line), opts.Width))
 		}
 		if f.RelatedOmitted > 0 {
-			fmt.Fprintf(b, "    %s\n", moreRelated(f.RelatedOmitted))
+			writeLines(b, wrap("    ", moreRelated(f.RelatedOmitted), opts.Width))
 		}
 	}
 	for _, e := range r.Errors {
@@ -75,6 +104,13 @@ func writeText(w io.Writer, r *Report, opts textOptions) error {
 	// bufio.Writer's errors stick: Flush returns the first one.
 	_ = b.WriteByte('\n')
 	return b.Flush()
+}
+
+func writeLines(b *bufio.Writer, lines []string) {
+	for _, l := range lines {
+		_, _ = b.WriteString(l)
+		_ = b.WriteByte('\n')
+	}
 }
 
 // unknownEnvironment is the one note about files whose environment is

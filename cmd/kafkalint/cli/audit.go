@@ -164,7 +164,7 @@ func runAudit(ctx context.Context, s Streams, f auditFlags, roots []string) erro
 	if storeErr != nil {
 		return &exitError{code: ExitError, err: storeErr}
 	}
-	audit := store.audit(shard, lint.Rules(engine, nil))
+	audit := store.audit(shard, withFixes(lint.Rules(engine, nil), engine))
 	return finishAudit(s, outs, audit, f.failLevel, f.quiet)
 }
 
@@ -502,7 +502,10 @@ func writeAuditOutputs(s Streams, outs []output, a *report.Audit) error {
 	var errs []error
 	opts := report.AuditOptions{ToolVersion: version(), Generated: reportTime()}
 	for _, o := range outs {
+		// The text table fits the terminal, else COLUMNS or 80.
+		opts.Width, _ = outputWidth(nil)
 		if o.path == "" {
+			opts.Width, _ = outputWidth(s.Out)
 			if err := report.WriteAudit(s.Out, o.format, a, opts); err != nil {
 				errs = append(errs, fmt.Errorf("write %s output: %w", o.format, err))
 			}

@@ -24,6 +24,7 @@ type lintFlags struct {
 	kafkaVersion    string
 	failLevel       string
 	noColor         bool
+	verbose         bool
 	maxResults      int
 	configFile      string
 	noInlineIgnores bool
@@ -60,6 +61,7 @@ func newLint(s Streams) *cobra.Command {
 	fl.StringVar(&f.kafkaVersion, "kafka-version", "", "target Kafka version X.Y (default: .kafkalint.yaml kafka_version, else the newest cataloged 4.x)")
 	fl.StringVar(&f.failLevel, "fail-level", "", "lowest severity that makes the exit code 1: error, warning or info (default: .kafkalint.yaml fail_level, else error)")
 	fl.BoolVar(&f.noColor, "no-color", false, "disable color in text output (NO_COLOR is honored too)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "text output: print each finding's why and fix below it (without it, a terminal at least 100 columns wide shows the fix)")
 	fl.IntVar(&f.maxResults, "max-results", report.GitHubMaxResults, "most results `N` in the SARIF output, the most severe kept (GitHub code scanning rejects more than 25000 per run); 0: no limit")
 	fl.StringVar(&f.configFile, "config", "", "configuration `FILE` (default: .kafkalint.yaml in the working directory or its parents)")
 	fl.BoolVar(&f.noInlineIgnores, "no-inline-ignores", false, "ignore every # kafkalint:ignore directive (audits)")
@@ -157,6 +159,7 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	if err != nil { // invalid options: nothing was attempted
 		return &exitError{code: ExitError, err: err}
 	}
+	rep.Rules = withFixes(rep.Rules, engine)
 	switch {
 	case st.writeBaseline != "":
 		n := len(opts.Baseline.File.Findings)
@@ -180,7 +183,7 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 		}
 	}
 	rep.Finish()
-	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.maxResults, st.failLevel); err != nil {
+	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.verbose, st.maxResults, st.failLevel); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
 	switch {

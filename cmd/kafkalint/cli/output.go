@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -56,11 +57,33 @@ func parseOutputsOf(specs, formats []string) ([]output, error) {
 	return outs, nil
 }
 
+// withFixes gives each rule its fix (METADATA custom.fix, from the
+// engine's rules) for SARIF's rule help, where lint.Rules left it out.
+func withFixes(rules []report.Rule, engine *policies.Engine) []report.Rule {
+	return fillFixes(rules, func(id string) string {
+		if r := engine.Rule(id); r != nil {
+			return r.Fix
+		}
+		return ""
+	})
+}
+
+func fillFixes(rules []report.Rule, fix func(id string) string) []report.Rule {
+	for i := range rules {
+		if rules[i].Fix == "" {
+			rules[i].Fix = fix(rules[i].ID)
+		}
+	}
+	return rules
+}
+
 // writeOutputs renders the report in every requested format. The text
-// format is colored only on a terminal stdout; github also writes the job
+// format is colored only on a terminal stdout and wrapped to its width
+// (else to COLUMNS or 80; outputWidth), with each finding's why and fix
+// when verbose and its fix on a wide terminal; github also writes the job
 // summary to $GITHUB_STEP_SUMMARY when that is set; SARIF keeps at most
 // maxResults results (0: all); JUnit fails only findings at failLevel or above.
-func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool, maxResults int, failLevel string) error {
+func writeOutputs(s Streams, outs []output, rep *report.Report, noColor, verbose bool, maxResults int, failLevel string) error {
 	var errs []error
 	var summary io.Writer
 	if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" && slices.ContainsFunc(outs, func(o output) bool { return o.format == report.FormatGitHub }) {
@@ -73,11 +96,14 @@ func writeOutputs(s Streams, outs []output, rep *report.Report, noColor bool, ma
 		}
 	}
 	for _, o := range outs {
-		opts := report.Options{ToolVersion: version(), MaxResults: maxResults, FailLevel: failLevel}
+		opts := report.Options{ToolVersion: version(), MaxResults: maxResults, FailLevel: failLevel, Verbose: verbose}
 		if o.format == report.FormatGitHub {
 			opts.StepSummary = summary
 		}
+		// A file is no terminal: COLUMNS or 80.
+		opts.Width, _ = outputWidth(nil)
 		if o.path == "" {
+			opts.Width, opts.Terminal = outputWidth(s.Out)
 			opts.Color = o.format == report.FormatText && colorWanted(s.Out, noColor)
 			if err := report.Write(s.Out, o.format, rep, opts); err != nil {
 				errs = append(errs, fmt.Errorf("write %s output: %w", o.format, err))

@@ -59,7 +59,8 @@ func TestMultipleFormats(t *testing.T) {
 		sarif.Runs[0].Results[0].PartialFingerprints["kafkalint/v1"] != rep.Findings[0].Fingerprint {
 		t.Errorf("report.sarif = %+v", sarif)
 	}
-	// Every rule is listed, with its docs page as help.
+	// Every rule is listed, with its fix and a link to its docs page as
+	// help (a rule without a fix: the page itself).
 	engine, err := policies.Builtin()
 	if err != nil {
 		t.Fatal(err)
@@ -68,12 +69,16 @@ func TestMultipleFormats(t *testing.T) {
 		t.Errorf("SARIF lists %d rules, want all %d", got, want)
 	}
 	for _, r := range sarif.Runs[0].Tool.Driver.Rules {
-		page, err := docs.Rule(r.ID)
-		if err != nil {
+		rule := engine.Rule(r.ID)
+		want, err := docs.Rule(r.ID)
+		if err != nil || rule == nil {
 			continue // a rule without a page fails the policies meta test
 		}
-		if r.Help.Markdown != page {
-			t.Errorf("rule %s: help.markdown is not its docs page: %.40q", r.ID, r.Help.Markdown)
+		if rule.Fix != "" {
+			want = rule.Fix + "\n\n[" + rule.ID + " " + rule.Slug + " documentation](" + rule.DocsURL + ")"
+		}
+		if r.Help.Markdown != want {
+			t.Errorf("rule %s: help.markdown = %.60q, want %.60q", r.ID, r.Help.Markdown, want)
 		}
 	}
 	data, err := os.ReadFile("junit.xml")

@@ -4,12 +4,20 @@ import (
 	"cmp"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/kafkalint/kafkalint/docs"
+	"github.com/kafkalint/kafkalint/report"
 )
+
+// rulesColumns are the columns of `kafkalint rules`: id, severity and
+// scope whole; on a narrow terminal the slug is cut (the id names the rule
+// as well) and the title wraps.
+var rulesColumns = []report.Column{
+	{Header: "ID", Fit: report.Keep}, {Header: "SLUG", Fit: report.Cut}, {Header: "SEVERITY", Fit: report.Keep},
+	{Header: "SCOPE", Fit: report.Keep}, {Header: "TITLE", Fit: report.Wrap},
+}
 
 func newRules(s Streams) *cobra.Command {
 	var p policyFlags
@@ -23,12 +31,13 @@ func newRules(s Streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSLUG\tSEVERITY\tSCOPE\tTITLE")
+			var rows [][]string
 			for _, r := range engine.Rules() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Slug, r.Severity, r.Scope, r.Title)
+				// A custom rule's METADATA is input: escaped.
+				rows = append(rows, []string{report.OneLine(r.ID), report.OneLine(r.Slug), r.Severity, r.Scope, report.OneLine(r.Title)})
 			}
-			return tw.Flush()
+			width, _ := outputWidth(s.Out)
+			return report.WriteTable(s.Out, width, rulesColumns, rows)
 		},
 	}
 	addPolicyFlags(cmd.Flags(), &p, false)
