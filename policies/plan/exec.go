@@ -1,0 +1,254 @@
+package plan
+
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// What running a block returns: how it ended. A value >= 0 is a break out
+// of the block with that many enclosing blocks still to leave (an undefined
+// statement is a break 0).
+const (
+	fell     = -1 // ran to its end
+	returned = -2 // a ReturnLocalStmt ended the function
+	failed   = -3 // an error (in eval.err) ends the evaluation
+)
+
+// run executes one block on the frame fr (the function's locals).
+func (e *eval) run(fr []*ast.Term, code []instr) int {
+	for i := range code {
+		in := &code[i]
+		switch in.op {
+		case opAssignVar:
+			v := e.get(fr, in.a)
+			if v == nil {
+				return 0
+			}
+			fr[in.c] = v
+		case opDot:
+			v := dot(e.get(fr, in.a), e.get(fr, in.b))
+			if v == nil {
+				return 0
+			}
+			fr[in.c] = v
+		case opCallFunc:
+			if r := e.callFunc(fr, in); r != fell {
+				return r
+			}
+		case opCallBuiltin:
+			if r := e.callBuiltin(fr, in); r != fell {
+				return r
+			}
+		case opNotEqual:
+			a, b := e.get(fr, in.a), e.get(fr, in.b)
+			if a == nil || b == nil || equal(a, b) {
+				return 0
+			}
+		case opEqual:
+			a, b := e.get(fr, in.a), e.get(fr, in.b)
+			if a == nil || b == nil || !equal(a, b) {
+				return 0
+			}
+		case opIsDefined:
+			if fr[in.a] == nil {
+				return 0
+			}
+		case opIsUndefined:
+			if fr[in.a] != nil {
+				return 0
+			}
+		case opResetLocal:
+			fr[in.c] = nil
+		case opConst:
+			fr[in.c] = e.p.consts[^in.b]
+		case opAssignInt:
+			fr[in.c] = e.p.consts[^in.b]
+		case opBlock:
+			for _, b := range in.blocks {
+				switch r := e.run(fr, b); {
+				case r > 0:
+					return r - 1
+				case r < fell:
+					return r
+				}
+			}
+		case opBreak:
+			return int(in.a)
+		case opScan:
+			if r := e.scan(fr, in); r != fell {
+				return r
+			}
+		case opNot:
+			switch r := e.run(fr, in.blocks[0]); r {
+			case fell:
+				return 0 // the negated block holds: not is undefined
+			case returned, failed:
+				return r
+			}
+		case opAssignVarOnce:
+			v := e.get(fr, in.a)
+			if v == nil {
+				return 0
+			}
+			if old := fr[in.c]; old != nil && !equal(old, v) {
+				return e.fail(e.conflict(in, multipleOutputs(e.fn)))
+			}
+			fr[in.c] = v
+		case opMakeArray:
+			fr[in.c] = ast.NewTerm(ast.NewArrayWithCapacity(int(in.b)))
+		case opMakeObject:
+			fr[in.c] = ast.NewTerm(ast.NewObject())
+		case opMakeSet:
+			fr[in.c] = ast.NewTerm(ast.NewSet())
+		case opArrayAppend:
+			v := e.get(fr, in.a)
+			if v == nil {
+				return 0
+			}
+			t := fr[in.c]
+			arr, ok := valueOf(t).(*ast.Array)
+			if !ok {
+				return e.fail(e.internal(in, "ArrayAppendStmt on %v", t))
+			}
+			// In place, as the Wasm backend does: the array is the
+			// statement's own (MakeArrayStmt) until it is complete.
+			t.Value = arr.Append(v)
+		case opSetAdd:
+			v := e.get(fr, in.a)
+			if v == nil {
+				return 0
+			}
+			s, ok := valueOf(fr[in.c]).(ast.Set)
+			if !ok {
+				return e.fail(e.internal(in, "SetAddStmt on %v", fr[in.c]))
+			}
+			s.Add(v)
+		case opObjectInsert, opObjectInsertOnce:
+			k, v := e.get(fr, in.a), e.get(fr, in.b)
+			if k == nil || v == nil {
+				return 0
+			}
+			obj, ok := valueOf(fr[in.c]).(ast.Object)
+			if !ok {
+				return e.fail(e.internal(in, "ObjectInsertStmt on %v", fr[in.c]))
+			}
+			if in.op == opObjectInsertOnce {
+				if old := obj.Get(k); old != nil && !equal(old, v) {
+					return e.fail(e.conflict(in, "object keys must be unique"))
+				}
+			}
+			obj.Insert(k, v)
+		case opIsArray:
+			if _, ok := valueOf(e.get(fr, in.a)).(*ast.Array); !ok {
+				return 0
+			}
+		case opIsObject:
+			if _, ok := valueOf(e.get(fr, in.a)).(ast.Object); !ok {
+				return 0
+			}
+		case opIsSet:
+			if _, ok := valueOf(e.get(fr, in.a)).(ast.Set); !ok {
+				return 0
+			}
+		case opLen:
+			n, ok := length(e.get(fr, in.a))
+			if !ok {
+				return 0
+			}
+			fr[in.c] = ast.InternedTerm(n)
+		case opResultSetAdd:
+			v := fr[in.a]
+			if v == nil {
+				return 0
+			}
+			e.results = append(e.results, v)
+		case opReturnLocal:
+			e.ret = fr[in.a]
+			return returned
+		case opWith:
+			if r := e.with(fr, in); r != fell {
+				return r
+			}
+		}
+	}
+	return fell
+}
+
+// get reads an operand: a local (nil when undefined) or a constant.
+func (e *eval) get(fr []*ast.Term, o operand) *ast.Term {
+	if o >= 0 {
+		return fr[o]
+	}
+	return e.p.consts[^o]
+}
+
+// scan runs the block once per element of a collection, binding key and
+// value; a scalar or an undefined source runs it never.
+func (e *eval) scan(fr []*ast.Term, in *instr) int {
+	body := in.blocks[0]
+	step := func(k, v *ast.Term) int {
+		if e.tick() {
+			return failed
+		}
+		fr[in.b], fr[in.c] = k, v
+		switch r := e.run(fr, body); r {
+		case returned, failed:
+			return r
+		}
+		return fell
+	}
+	switch src := valueOf(fr[in.a]).(type) {
+	case *ast.Array:
+		for i := range src.Len() {
+			if r := step(ast.InternedTerm(i), src.Elem(i)); r != fell {
+				return r
+			}
+		}
+	case ast.Set:
+		for _, t := range src.Slice() {
+			if r := step(t, t); r != fell {
+				return r
+			}
+		}
+	case ast.Object:
+		r := fell
+		_ = src.Iter(func(k, v *ast.Term) error {
+			if r = step(k, v); r != fell {
+				return errStop
+			}
+			return nil
+		})
+		return r
+	}
+	return fell
+}
+
+// with runs its block with a local replaced (or a path in it upserted) and
+// a fresh memo, then restores both, as the Wasm backend does.
+func (e *eval) with(fr []*ast.Term, in *instr) int {
+	v := e.get(fr, in.b)
+	if v == nil {
+		return 0
+	}
+	saved := fr[in.a]
+	if len(in.path) == 0 {
+		fr[in.a] = v
+	} else {
+		path := make([]*ast.Term, len(in.path))
+		for i, p := range in.path {
+			path[i] = e.p.consts[^p]
+		}
+		fr[in.a] = upsert(saved, path, v)
+	}
+	memo := e.memo
+	e.memo = make([]memoEntry, len(e.p.funcs))
+	r := e.run(fr, in.blocks[0])
+	e.memo = memo
+	fr[in.a] = saved
+	switch r {
+	case fell:
+		return fell
+	case returned, failed:
+		return r
+	}
+	return 0
+}
