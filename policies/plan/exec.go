@@ -19,11 +19,9 @@ func (e *eval) run(fr []*ast.Term, code []instr) int {
 		in := &code[i]
 		switch in.op {
 		case opAssignVar:
-			v := e.get(fr, in.a)
-			if v == nil {
-				return 0
-			}
-			fr[in.c] = v
+			// Unconditional, undefined included: `with` saves an
+			// undefined input this way and restores it.
+			fr[in.c] = e.get(fr, in.a)
 		case opDot:
 			v := dot(e.get(fr, in.a), e.get(fr, in.b))
 			if v == nil {
@@ -87,7 +85,7 @@ func (e *eval) run(fr []*ast.Term, code []instr) int {
 		case opAssignVarOnce:
 			v := e.get(fr, in.a)
 			if v == nil {
-				return 0
+				break // nothing to assign (never planned)
 			}
 			if old := fr[in.c]; old != nil && !equal(old, v) {
 				return e.fail(e.conflict(in, multipleOutputs(e.fn)))
@@ -225,8 +223,10 @@ func (e *eval) scan(fr []*ast.Term, in *instr) int {
 // with runs its block with a local replaced (or a path in it upserted) and
 // a fresh memo, then restores both, as the Wasm backend does.
 func (e *eval) with(fr []*ast.Term, in *instr) int {
+	// The value may be undefined: the planner restores an undefined input
+	// with a WithStmt.
 	v := e.get(fr, in.b)
-	if v == nil {
+	if v == nil && len(in.path) > 0 {
 		return 0
 	}
 	saved := fr[in.a]
