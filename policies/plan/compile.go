@@ -45,6 +45,7 @@ const (
 	opScan
 	opSetAdd
 	opWith
+	opObjectMerge
 )
 
 // operand is a local slot (>= 0) or a constant (^index into Program.consts).
@@ -65,7 +66,8 @@ type instr struct {
 // function is a planned function, or a plan (no params, ret -1).
 type function struct {
 	name    string
-	index   int // in Program.funcs; memo slot
+	rule    string // the document's path (data.a.b), for errors
+	index   int    // in Program.funcs; memo slot
 	params  []int32
 	ret     int32
 	nlocals int
@@ -83,6 +85,20 @@ type builtin struct {
 	f    topdown.BuiltinFunc
 	void bool // no result: the call succeeds without a value
 }
+
+// stmtError names the statement Compile refuses.
+type stmtError struct {
+	stmt ir.Stmt
+	err  error
+}
+
+func (e *stmtError) Error() string {
+	var buf bytes.Buffer
+	_ = ir.Pretty(&buf, e.stmt)
+	return strings.TrimPrefix(strings.TrimSpace(buf.String()), "| ") + ": " + e.err.Error()
+}
+
+func (e *stmtError) Unwrap() error { return e.err }
 
 // blockKind is what a block belongs to, for the check of breaks.
 type blockKind uint8
@@ -158,7 +174,7 @@ func (c *compiler) compile() (*Program, error) {
 		if _, dup := c.funcs[f.Name]; dup {
 			return nil, fmt.Errorf("plan: function %s declared twice", f.Name)
 		}
-		fn := &function{name: f.Name, index: i, memo: len(f.Params) == 2, isFunc: len(f.Params) > 2}
+		fn := &function{name: f.Name, rule: rulePath(f), index: i, memo: len(f.Params) == 2, isFunc: len(f.Params) > 2}
 		c.funcs[f.Name] = fn
 		c.prog.funcs = append(c.prog.funcs, fn)
 	}
@@ -175,7 +191,7 @@ func (c *compiler) compile() (*Program, error) {
 	}
 	plans := c.policy.Plans.Plans
 	for _, p := range plans {
-		fn := &function{name: p.Name, index: -1, ret: -1}
+		fn := &function{name: p.Name, rule: p.Name, index: -1, ret: -1}
 		c.begin(fn)
 		c.local(ir.Input)
 		c.local(ir.Data)
@@ -231,9 +247,11 @@ func (c *compiler) block(b *ir.Block, kind blockKind) ([]instr, error) {
 		}
 		in, err := c.stmt(s)
 		if err != nil {
-			var buf bytes.Buffer
-			_ = ir.Pretty(&buf, s)
-			return nil, fmt.Errorf("%s: %w", strings.TrimSpace(buf.String()), err)
+			var se *stmtError
+			if errors.As(err, &se) {
+				return nil, err // a nested statement's, already named
+			}
+			return nil, &stmtError{stmt: s, err: err}
 		}
 		code = append(code, in)
 	}
@@ -388,10 +406,12 @@ func (c *compiler) stmt(s ir.Stmt) (instr, error) {
 			return in, err
 		}
 		in.blocks = [][]instr{code}
+	case *ir.ObjectMergeStmt:
+		in = instr{op: opObjectMerge, a: c.local(s.A), b: c.local(s.B), c: c.local(s.Target), loc: c.location(&s.Location)}
 	default:
-		// CallDynamicStmt and ObjectMergeStmt are not planned for these
-		// rules (no dynamic refs into data, no base documents merged with
-		// rules); refusing them keeps an untested semantics out.
+		// CallDynamicStmt is not planned for these rules (no ref into
+		// data with a variable that rules could answer); refusing it keeps
+		// an untested semantics out.
 		return in, fmt.Errorf("unsupported statement %T", s)
 	}
 	return in, errors.Join(errs...)
@@ -461,4 +481,18 @@ func (c *compiler) builtin(name string) (*builtin, error) {
 	}
 	c.builtins[name] = b
 	return b, nil
+}
+
+// rulePath is the path of the document a function computes, as OPA's
+// interpreter names it in errors (data.a["b-c"].d); the function's name
+// when it has no path.
+func rulePath(f *ir.Func) string {
+	if len(f.Path) < 2 {
+		return f.Name
+	}
+	ref := ast.DefaultRootRef.Copy()
+	for _, s := range f.Path[1:] { // Path[0] is the planner's group ("g0")
+		ref = ref.Append(ast.StringTerm(s))
+	}
+	return ref.String()
 }

@@ -233,7 +233,7 @@ func (e *eval) tick() bool {
 
 // Error is an evaluation error in a function (a rule).
 type Error struct {
-	Func string // the planned function, e.g. g0.data.kafkalint.rules.x.y.report
+	Func string // the rule's path, e.g. data.kafkalint.rules.x.y.report
 	Err  error
 }
 
@@ -242,7 +242,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 func (e *eval) fail(err error) int {
 	if e.err == nil {
-		e.err = &Error{Func: e.fn.name, Err: err}
+		e.err = &Error{Func: e.fn.rule, Err: err}
 	}
 	return failed
 }
@@ -256,11 +256,13 @@ func (e *eval) internal(in *instr, format string, args ...any) error {
 	return &topdown.Error{Code: topdown.InternalErr, Message: fmt.Sprintf(format, args...), Location: in.loc}
 }
 
-func multipleOutputs(f *function) string {
-	if f != nil && f.isFunc {
-		return "functions must not produce multiple outputs for same inputs"
+// conflictMessage words a conflict as the interpreter does (without its
+// list of the conflicting values).
+func conflictMessage(f *function) string {
+	if f.isFunc {
+		return "function " + f.rule + " produced conflicting values for the same inputs"
 	}
-	return "complete rules must not produce multiple outputs"
+	return "rule " + f.rule + " produced conflicting values"
 }
 
 var errStop = errors.New("stop")

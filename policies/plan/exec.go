@@ -88,7 +88,7 @@ func (e *eval) run(fr []*ast.Term, code []instr) int {
 				break // nothing to assign (never planned)
 			}
 			if old := fr[in.c]; old != nil && !equal(old, v) {
-				return e.fail(e.conflict(in, multipleOutputs(e.fn)))
+				return e.fail(e.conflict(in, conflictMessage(e.fn)))
 			}
 			fr[in.c] = v
 		case opMakeArray:
@@ -162,6 +162,24 @@ func (e *eval) run(fr []*ast.Term, code []instr) int {
 		case opReturnLocal:
 			e.ret = fr[in.a]
 			return returned
+		case opObjectMerge:
+			// The base document under a rule's path merged with the rule's
+			// values (the interpreter refuses such data; never planned
+			// for these rules' entrypoints).
+			a, b := valueOf(fr[in.a]), valueOf(fr[in.b])
+			if a == nil || b == nil {
+				return 0
+			}
+			ao, ok1 := a.(ast.Object)
+			bo, ok2 := b.(ast.Object)
+			if !ok1 || !ok2 {
+				return e.fail(e.conflict(in, "base and virtual documents could not be merged"))
+			}
+			m, ok := ao.Merge(bo)
+			if !ok {
+				return e.fail(e.conflict(in, "base and virtual documents could not be merged"))
+			}
+			fr[in.c] = ast.NewTerm(m)
 		case opWith:
 			if r := e.with(fr, in); r != fell {
 				return r
