@@ -29,7 +29,7 @@ func benchEngineInputs(b *testing.B) map[string][]ast.Value {
 }
 
 func BenchmarkEvalInterpreter(b *testing.B) {
-	engine, err := Builtin()
+	engine, err := builtinInterpreter()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/kafkalint/kafkalint/policies/plan"
 )
 
-
 // rulesProgram compiles the plan of the built-in rules for the VM.
 func rulesProgram(t testing.TB) *plan.Program {
 	t.Helper()
@@ -48,7 +47,7 @@ func paramsValue(t testing.TB) ast.Value {
 // arrays).
 func interpreterReports(t testing.TB) func(ctx context.Context, input ast.Value) (ast.Object, error) {
 	t.Helper()
-	e, err := Builtin()
+	e, err := builtinInterpreter()
 	if err != nil {
 		t.Fatal(err)
 	}
