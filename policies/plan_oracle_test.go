@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -137,4 +138,43 @@ func TestPlanMatchesInterpreter(t *testing.T) {
 			t.Errorf("%s: no finding: nothing was compared", dir)
 		}
 	}
+}
+
+// TestPlanConcurrent: one Program evaluates clusters from several
+// goroutines at once (run with -race) with the results of one at a time.
+func TestPlanConcurrent(t *testing.T) {
+	prog := rulesProgram(t)
+	data := paramsValue(t)
+	ctx := context.Background()
+	var inputs []ast.Value
+	var want [][]ast.Value
+	for _, c := range loadClusters(t, filepath.Join(repoRoot(), "examples")) {
+		in, err := toValue(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := prog.EvalAll(ctx, in, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs, want = append(inputs, in), append(want, got)
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i, in := range inputs {
+				got, err := prog.EvalAll(ctx, in, data)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for j := range got {
+					if (got[j] == nil) != (want[i][j] == nil) || (got[j] != nil && got[j].Compare(want[i][j]) != 0) {
+						t.Errorf("cluster %d, %s: concurrent result differs", i, prog.Entrypoints()[j])
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,7 +47,12 @@ const (
 	opSetAdd
 	opWith
 	opObjectMerge
+	opArrayLiteral // MakeArrayStmt and the ArrayAppendStmts right after it, fused
 )
+
+// maxSlots bounds the constants and the locals of one function, so that
+// their indexes fit an operand.
+const maxSlots = 1 << 30
 
 // operand is a local slot (>= 0) or a constant (^index into Program.consts).
 type operand = int32
@@ -122,6 +128,8 @@ type compiler struct {
 	consts   map[string]operand
 	files    []string
 
+	tooBig bool // more than maxSlots constants or locals of one function
+
 	// per function
 	fn     *function
 	locals map[ir.Local]int32
@@ -158,7 +166,11 @@ func (c *compiler) constant(t *ast.Term) operand {
 	if o, ok := c.consts[key]; ok {
 		return o
 	}
-	o := ^operand(len(c.prog.consts))
+	if len(c.prog.consts) >= maxSlots {
+		c.tooBig = true
+		return ^0
+	}
+	o := ^operand(len(c.prog.consts)) //nolint:gosec // Compile refuses plans past maxSlots
 	c.prog.consts = append(c.prog.consts, t)
 	c.consts[key] = o
 	return o
@@ -200,6 +212,9 @@ func (c *compiler) compile() (*Program, error) {
 		}
 		c.prog.plans = append(c.prog.plans, fn)
 	}
+	if c.tooBig {
+		return nil, fmt.Errorf("plan: more than %d constants or locals in a function", maxSlots)
+	}
 	sortPlans(c.prog)
 	for i := 1; i < len(c.prog.names); i++ {
 		if c.prog.names[i] == c.prog.names[i-1] {
@@ -220,7 +235,11 @@ func (c *compiler) local(l ir.Local) int32 {
 	if s, ok := c.locals[l]; ok {
 		return s
 	}
-	s := int32(len(c.locals))
+	if len(c.locals) >= maxSlots {
+		c.tooBig = true
+		return 0
+	}
+	s := int32(len(c.locals)) //nolint:gosec // Compile refuses plans past maxSlots
 	c.locals[l] = s
 	c.fn.nlocals = len(c.locals)
 	return s
@@ -255,7 +274,34 @@ func (c *compiler) block(b *ir.Block, kind blockKind) ([]instr, error) {
 		}
 		code = append(code, in)
 	}
-	return code, nil
+	return fuseArrays(code), nil
+}
+
+// fuseArrays turns a MakeArrayStmt followed by appends to that array (an
+// array literal) into one instruction that builds the array at once: each
+// ast.Array.Append allocates a new array header. The appended values must
+// not read the array itself, which a literal's never do.
+func fuseArrays(code []instr) []instr {
+	out := code[:0]
+	for i := 0; i < len(code); i++ {
+		in := code[i]
+		if in.op != opMakeArray {
+			out = append(out, in)
+			continue
+		}
+		j := i + 1
+		var vals []operand
+		for ; j < len(code) && code[j].op == opArrayAppend && code[j].c == in.c && code[j].a != in.c; j++ {
+			vals = append(vals, code[j].a)
+		}
+		if len(vals) == 0 {
+			out = append(out, in)
+			continue
+		}
+		out = append(out, instr{op: opArrayLiteral, args: vals, c: in.c})
+		i = j - 1
+	}
+	return out
 }
 
 func (c *compiler) operand(o ir.Operand) (operand, error) {
@@ -325,7 +371,7 @@ func (c *compiler) stmt(s ir.Stmt) (instr, error) {
 		if err := c.checkBreak(int(s.Index)); err != nil {
 			return in, err
 		}
-		in = instr{op: opBreak, a: int32(s.Index)}
+		in = instr{op: opBreak, a: int32(s.Index)} //nolint:gosec // checkBreak: below the depth of blocks
 	case *ir.CallStmt:
 		return c.call(s)
 	case *ir.DotStmt:
@@ -360,8 +406,8 @@ func (c *compiler) stmt(s ir.Stmt) (instr, error) {
 		if s.Index < 0 || s.Index >= len(c.strs) {
 			return in, fmt.Errorf("string index %d out of range", s.Index)
 		}
-		str := c.prog.consts[^c.strs[s.Index]].Value.(ast.String)
-		in = instr{op: opConst, b: c.constant(ast.NumberTerm(jsonNumber(str))), c: c.local(s.Target)}
+		str := c.policy.Static.Strings[s.Index].Value
+		in = instr{op: opConst, b: c.constant(ast.NumberTerm(json.Number(str))), c: c.local(s.Target)}
 	case *ir.NotStmt:
 		code, err := c.block(s.Block, kindNot)
 		if err != nil {

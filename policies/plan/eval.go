@@ -218,7 +218,7 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 }
 
 // tick counts calls and iterations and checks ctx every few thousand, so a
-// cancelled evaluation stops soon without a check per statement.
+// canceled evaluation stops soon without a check per statement.
 func (e *eval) tick() bool {
 	e.ticks++
 	if e.ticks&4095 != 0 || e.ctx == nil {

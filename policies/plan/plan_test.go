@@ -218,8 +218,8 @@ func TestUnsupportedIsACompileError(t *testing.T) {
 	}
 }
 
-// TestCancelled: a cancelled context stops the evaluation.
-func TestCancelled(t *testing.T) {
+// TestCanceled: a canceled context stops the evaluation.
+func TestCanceled(t *testing.T) {
 	const module = `package p
 
 n := count([1 | some i in numbers.range(1, 100000); i > 0])

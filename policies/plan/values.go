@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/json"
 	"time"
 	"unicode/utf8"
 
@@ -9,8 +8,6 @@ import (
 )
 
 var now = time.Now
-
-func jsonNumber(s ast.String) json.Number { return json.Number(s) }
 
 func valueOf(t *ast.Term) ast.Value {
 	if t == nil {
