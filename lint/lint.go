@@ -154,9 +154,10 @@ var gcPause sync.Mutex // see Compile
 // policies and parameters of opts (docs/custom-policies.md).
 func Compile(ctx context.Context, opts policies.Options) (*policies.Engine, error) {
 	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
-		// Compiling the built-in rules allocates a few tens of MB, a fixed
-		// amount, most of it garbage once compiled: collecting meanwhile
-		// only costs time (a fifth of a one-file run). Users' policies and
+		// Preparing the built-in rules allocates a fixed amount, most of it
+		// garbage once prepared (a few MB for their plan, a few tens of MB
+		// to compile the Rego for --engine=interpreter): collecting
+		// meanwhile only costs time (a fifth of an interpreter one-file run). Users' policies and
 		// data have no such bound, so with them the collector runs as usual.
 		// The lock keeps concurrent runs (tests) from restoring each
 		// other's setting out of order.

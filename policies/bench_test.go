@@ -139,7 +139,7 @@ func BenchmarkInput(b *testing.B) {
 func benchInputs(b *testing.B) (*Engine, []ast.Value) {
 	b.Helper()
 	clusters := benchClusters(b)
-	engine, err := Builtin()
+	engine, err := builtinInterpreter()
 	if err != nil {
 		b.Fatal(err)
 	}

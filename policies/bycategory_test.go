@@ -17,7 +17,7 @@ func TestEvalByCategoryMatchesOneQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("equivalence oracle over the corpus: runs without -short")
 	}
-	builtin, err := Builtin()
+	builtin, err := builtinInterpreter()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestEvalByCategoryMatchesOneQuery(t *testing.T) {
 	if err := os.WriteFile(params, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := Load(ctx, Options{Data: []string{params}})
+	loaded, err := Load(ctx, Options{Data: []string{params}, Engine: EngineInterpreter})
 	if err != nil {
 		t.Fatal(err)
 	}

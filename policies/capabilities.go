@@ -387,22 +387,32 @@ func limited(name string, f topdown.BuiltinFunc) topdown.BuiltinFunc {
 		if limitedEvaluations.Load() == 0 { // the built-in rules' fast path
 			return f(bctx, args, iter)
 		}
-		l, ok := limitsOf(bctx)
-		if !ok {
-			return f(bctx, args, iter)
-		}
-		if pre != nil {
-			if err := pre(l, args); err != nil {
-				return halt(bctx, name, err)
-			}
-		}
-		return f(bctx, args, func(t *ast.Term) error {
-			if err := postCheck(l, t); err != nil {
-				return halt(bctx, name, err)
-			}
-			return iter(t)
-		})
+		return limitedCall(name, f, pre, bctx, args, iter)
 	}
+}
+
+// limitedCall is the slow path of limited, in a function of its own: the
+// closure that checks the result captures bctx, which moves bctx (a large
+// struct) to the heap on every call of the function it is in, fast path
+// included (measured: half the bytes the compiled rules allocate).
+func limitedCall(name string, f topdown.BuiltinFunc, pre func(limits, []*ast.Term) error,
+	bctx topdown.BuiltinContext, args []*ast.Term, iter func(*ast.Term) error) error {
+	l, ok := limitsOf(bctx)
+	if !ok {
+		return f(bctx, args, iter)
+	}
+	if pre != nil {
+		if err := pre(l, args); err != nil {
+			return halt(bctx, name, err)
+		}
+	}
+	loc := bctx.Location
+	return f(bctx, args, func(t *ast.Term) error {
+		if err := postCheck(l, t); err != nil {
+			return halt(topdown.BuiltinContext{Location: loc}, name, err)
+		}
+		return iter(t)
+	})
 }
 
 // halt stops the whole evaluation: a plain builtin error would only make

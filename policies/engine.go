@@ -18,6 +18,8 @@ import (
 
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/catalog"
+	"github.com/kafkalint/kafkalint/policies/builtinplan"
+	"github.com/kafkalint/kafkalint/policies/plan"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -61,15 +63,27 @@ type Rule struct {
 	Help   string `json:"-"`
 }
 
-// Engine evaluates the compiled rule set. It is safe for concurrent use.
+// Engine evaluates the rule set. It is safe for concurrent use.
 //
-// Built-in and custom rules are compiled together, once, and evaluated by
-// two queries prepared over that one compiler: the built-in rules are ours
-// and run without a time limit; the custom rules run within a budget per
-// cluster (WithTimeout) and builtin limits (withLimits), so a runaway
-// custom policy costs its own findings on that cluster, never the run.
+// The built-in rules run on their plan, compiled ahead of time
+// (EngineCompiled), or on OPA's interpreter (EngineInterpreter). Custom
+// rules always run on the interpreter: they are compiled with the built-in
+// rules, once, and evaluated by their own query over that compiler. The
+// built-in rules are ours and run without a time limit; the custom rules
+// run within a budget per cluster (WithTimeout) and builtin limits
+// (withLimits), so a runaway custom policy costs its own findings on that
+// cluster, never the run.
 type Engine struct {
-	query rego.PreparedEvalQuery // the built-in rules
+	// prog is the built-in rules' plan (package builtinplan) when they
+	// run compiled (EngineCompiled); nil when they run on OPA's
+	// interpreter (query).
+	prog *plan.Program
+	// progRules[i] is the rule of prog's entrypoint i.
+	progRules []*Rule
+	// data is the data document prog is evaluated with: the parameters at
+	// data.kafkalint.params, what the store holds.
+	data  ast.Value
+	query rego.PreparedEvalQuery // the built-in rules on the interpreter
 	// custom is the custom rules' query; nil when there are none.
 	custom *rego.PreparedEvalQuery
 	// compiler and store are what the queries were prepared with (tests
@@ -96,7 +110,34 @@ type categoryQueries struct {
 	err     error
 }
 
-var builtin = sync.OnceValues(func() (*Engine, error) {
+// EngineKind says how the built-in rules are evaluated.
+type EngineKind string
+
+const (
+	// EngineCompiled evaluates the built-in rules' plan, made from the Rego
+	// at build time (package builtinplan, `go generate ./policies`): the
+	// default, which neither parses nor compiles Rego at start-up.
+	EngineCompiled EngineKind = "compiled"
+	// EngineInterpreter evaluates the built-in Rego on OPA's interpreter,
+	// compiled at start-up: the reference, for debugging.
+	EngineInterpreter EngineKind = "interpreter"
+)
+
+// EngineKinds are the engines, for flags' help.
+var EngineKinds = []EngineKind{EngineCompiled, EngineInterpreter}
+
+// ParseEngineKind reads an engine's name ("" is the default, compiled).
+func ParseEngineKind(s string) (EngineKind, error) {
+	switch k := EngineKind(s); k {
+	case "":
+		return EngineCompiled, nil
+	case EngineCompiled, EngineInterpreter:
+		return k, nil
+	}
+	return "", fmt.Errorf("engine %q: want %s or %s", s, EngineCompiled, EngineInterpreter)
+}
+
+var builtinInterpreter = sync.OnceValues(func() (*Engine, error) {
 	mods, err := bundleModules(false)
 	if err != nil {
 		return nil, err
@@ -104,8 +145,89 @@ var builtin = sync.OnceValues(func() (*Engine, error) {
 	return newEngine(context.Background(), mods, true)
 })
 
-// Builtin returns the engine for the embedded rules, compiled once per process.
-func Builtin() (*Engine, error) { return builtin() }
+var builtinCompiled = sync.OnceValues(func() (*Engine, error) {
+	p, err := DefaultParams()
+	if err != nil {
+		return nil, err
+	}
+	return compiledEngine(p)
+})
+
+// Builtin returns the engine for the embedded rules (EngineCompiled),
+// prepared once per process.
+func Builtin() (*Engine, error) { return builtinCompiled() }
+
+// builtinEngine returns the engine for the embedded rules of that kind.
+func builtinEngine(kind EngineKind) (*Engine, error) {
+	if kind == EngineInterpreter {
+		return builtinInterpreter()
+	}
+	return builtinCompiled()
+}
+
+// builtinProgram is the built-in rules' plan (builtinplan) prepared for the
+// runtime, and each entrypoint's rule.
+var builtinProgram = sync.OnceValues(func() (*compiledRules, error) {
+	pol := builtinplan.Policy()
+	if pol == nil {
+		return nil, errors.New("the built-in rules' plan is missing (a build with the kafkalint_genplan tag): use the interpreter engine")
+	}
+	prog, err := plan.Compile(pol, plan.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("the built-in rules' plan: %w (regenerate it: go generate ./policies)", err)
+	}
+	cr := &compiledRules{prog: prog, byKey: map[string]*Rule{}}
+	for _, g := range builtinplan.Rules() {
+		r := &Rule{
+			ID: g.ID, Slug: g.Slug, Category: g.Category, Title: g.Title, Description: g.Description,
+			Severity: g.Severity, Scope: g.Scope, AppliesTo: g.AppliesTo, Keys: g.Keys, Since: g.Since,
+			Fix: g.Fix, DocsURL: g.DocsURL, Engine: g.Engine, Path: g.Path,
+		}
+		cr.rules = append(cr.rules, r)
+		cr.byKey[ruleKey(r)] = r
+	}
+	for _, ep := range prog.Entrypoints() {
+		cat, slug, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(ep, "kafkalint/rules/"), "/report"), "/")
+		r := cr.byKey[cat+"/"+slug]
+		if !ok || r == nil || r.Engine != "" {
+			return nil, fmt.Errorf("the built-in rules' plan: entrypoint %s is no Rego rule's report (regenerate it: go generate ./policies)", ep)
+		}
+		cr.entries = append(cr.entries, r)
+	}
+	return cr, nil
+})
+
+// compiledRules are the built-in rules' plan and metadata.
+type compiledRules struct {
+	prog    *plan.Program
+	entries []*Rule // entries[i] is the rule of prog's entrypoint i
+	rules   []*Rule // sorted by id
+	byKey   map[string]*Rule
+}
+
+// compiledEngine is the engine of the built-in rules' plan, evaluated with
+// params at data.kafkalint.params.
+func compiledEngine(params map[string]any) (*Engine, error) {
+	cr, err := builtinProgram()
+	if err != nil {
+		return nil, err
+	}
+	data, err := paramsData(params)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{prog: cr.prog, progRules: cr.entries, data: data, rules: cr.rules, byKey: cr.byKey, limits: defaultLimits}, nil
+}
+
+// paramsData is the data document of the parameters, as paramsStore holds
+// it.
+func paramsData(params map[string]any) (ast.Value, error) {
+	v, err := ast.InterfaceToValue(map[string]any{"kafkalint": map[string]any{"params": params}})
+	if err != nil {
+		return nil, fmt.Errorf("parameters: %w", err)
+	}
+	return v, nil
+}
 
 // newEngine compiles modules and prepares the query once. trusted skips
 // the type check against the model's schema: only for the embedded bundle,
@@ -317,9 +439,12 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 		return nil, fmt.Errorf("cluster %s: %w", c.Name, err)
 	}
 	var reports []reported
-	if isLarge {
+	switch {
+	case e.prog != nil:
+		reports, err = e.evalCompiled(ctx, input)
+	case isLarge:
 		reports, err = e.evalByCategory(ctx, input)
-	} else {
+	default:
 		reports, err = e.eval(ctx, e.query, input)
 	}
 	if err != nil {
@@ -374,6 +499,55 @@ func (e *Engine) evalByCategory(ctx context.Context, input ast.Value) ([]reporte
 		all = append(all, r...)
 	}
 	return all, nil
+}
+
+// evalCompiled evaluates the built-in rules' plan: every rule's report
+// set, in the order of the interpreter's reportsQuery (by category, slug,
+// then the set's own order), though report.Finish sorts findings anyway.
+//
+// Unlike the interpreter, a large cluster is not evaluated a category at a
+// time: the plan's evaluation shares what the rules have in common
+// (functions computed once per evaluation) between all rules.
+func (e *Engine) evalCompiled(ctx context.Context, input ast.Value) ([]reported, error) {
+	vals, err := e.prog.EvalAll(ctx, input, e.data)
+	if err != nil {
+		return nil, err
+	}
+	order := make([]int, len(vals))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ra, rb := e.progRules[a], e.progRules[b]
+		return cmp.Or(cmp.Compare(ra.Category, rb.Category), cmp.Compare(ra.Slug, rb.Slug))
+	})
+	var out []reported
+	for _, i := range order {
+		if vals[i] == nil {
+			continue // undefined: no report rule body was defined
+		}
+		set, ok := vals[i].(ast.Set)
+		if !ok {
+			return nil, fmt.Errorf("policy result of %s: want a set, got %v", e.progRules[i].Path, ast.ValueName(vals[i]))
+		}
+		r := e.progRules[i]
+		var derr error
+		set.Foreach(func(t *ast.Term) {
+			if derr != nil {
+				return
+			}
+			f, err := decodeFinding(t.Value)
+			if err != nil {
+				derr = fmt.Errorf("policy result of %s/%s: %w", r.Category, r.Slug, err)
+				return
+			}
+			out = append(out, reported{category: r.Category, slug: r.Slug, finding: f})
+		})
+		if derr != nil {
+			return nil, derr
+		}
+	}
+	return out, nil
 }
 
 func (e *Engine) categoryQueries() ([]rego.PreparedEvalQuery, error) {

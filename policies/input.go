@@ -598,3 +598,92 @@ func (d *decoder) location(v any) report.Location {
 		Column: d.int(m["column"], "location.column"),
 	}
 }
+
+// decodeFinding reads one finding of a report set as the plan's evaluation
+// returns it (an ast value), with decodeReports' rules: an absent field is
+// its zero, a field of another type is an error.
+func decodeFinding(v ast.Value) (rawFinding, error) {
+	d := astDecoder{}
+	f := d.object(v, "finding")
+	var r rawFinding
+	r.Message = d.str(f, "message")
+	r.Why = d.str(f, "why")
+	r.Fix = d.str(f, "fix")
+	r.Key = d.str(f, "key")
+	r.Location = d.location(objField(f, "location"))
+	if rel := objField(f, "related"); rel != nil {
+		list, ok := rel.(*ast.Array)
+		if !ok {
+			d.fail("related", rel)
+		} else {
+			list.Foreach(func(t *ast.Term) { r.Related = append(r.Related, d.location(t.Value)) })
+		}
+	}
+	r.RelatedOmitted = d.int(f, "related_omitted")
+	return r, d.err
+}
+
+// objField is an object's value at key, nil when absent (or o is nil).
+func objField(o ast.Object, key string) ast.Value {
+	if o == nil {
+		return nil
+	}
+	if t := o.Get(ast.InternedTerm(key)); t != nil {
+		return t.Value
+	}
+	return nil
+}
+
+// astDecoder is decoder over ast values, keeping the first error.
+type astDecoder struct{ err error }
+
+func (d *astDecoder) fail(what string, v ast.Value) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%s: unexpected value %v (%s)", what, v, ast.ValueName(v))
+	}
+}
+
+func (d *astDecoder) object(v ast.Value, what string) ast.Object {
+	if v == nil {
+		return nil
+	}
+	o, ok := v.(ast.Object)
+	if !ok {
+		d.fail(what, v)
+	}
+	return o
+}
+
+func (d *astDecoder) str(o ast.Object, key string) string {
+	v := objField(o, key)
+	if v == nil {
+		return ""
+	}
+	s, ok := v.(ast.String)
+	if !ok {
+		d.fail(key, v)
+	}
+	return string(s)
+}
+
+func (d *astDecoder) int(o ast.Object, key string) int {
+	v := objField(o, key)
+	if v == nil {
+		return 0
+	}
+	n, ok := v.(ast.Number)
+	if !ok {
+		d.fail(key, v)
+		return 0
+	}
+	i, err := strconv.Atoi(string(n))
+	if err != nil {
+		d.fail(key, v)
+	}
+	return i
+}
+
+func (d *astDecoder) location(v ast.Value) report.Location {
+	m := d.object(v, "location")
+	return report.Location{File: d.str(m, "file"), Line: d.int(m, "line"), Column: d.int(m, "column")}
+}

@@ -115,7 +115,7 @@ func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("equivalence oracle over the whole corpus (seconds): not in the -short tier")
 	}
-	engine, err := Builtin()
+	engine, err := builtinInterpreter()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/loader/safefs"
@@ -70,17 +69,29 @@ type Options struct {
 	// given on the command line. Either way only regular files of at most
 	// safefs.DefaultMaxSize are read.
 	PoliciesRoot, DataRoot string
+	// Engine evaluates the built-in rules: "" is EngineCompiled. Custom
+	// rules run on OPA's interpreter either way.
+	Engine EngineKind
 }
 
 // Load returns the engine for the built-in rules extended by opts, compiled
-// and prepared once. Without custom policies or data it is Builtin().
+// and prepared once. Without custom policies or data it is Builtin() (or,
+// with EngineInterpreter, its interpreter's twin). Rego is compiled only
+// for custom policies, or for the interpreter.
 func Load(ctx context.Context, opts Options) (*Engine, error) {
+	kind, err := ParseEngineKind(string(opts.Engine))
+	if err != nil {
+		return nil, err
+	}
 	if len(opts.Policies) == 0 && len(opts.Data) == 0 {
-		return Builtin()
+		return builtinEngine(kind)
 	}
 	params, err := loadParamsIn(opts.Data, opts.DataRoot)
 	if err != nil {
 		return nil, err
+	}
+	if len(opts.Policies) == 0 && kind == EngineCompiled {
+		return compiledEngine(params) // the parameters are the plan's data
 	}
 	custom, err := readPoliciesIn(opts.Policies, false, opts.PoliciesRoot)
 	if err != nil {
@@ -94,7 +105,7 @@ func Load(ctx context.Context, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("no custom rule in %s: a rule is a package under %s. whose METADATA has custom.id (see docs/custom-policies.md)",
 			strings.Join(opts.Policies, ", "), CustomRoot)
 	}
-	return set.engine(ctx, paramsStore(params))
+	return set.engine(ctx, params, kind)
 }
 
 // readPoliciesIn reads the .rego files of paths (directories are walked;
@@ -422,9 +433,12 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, proble
 	return r, nil
 }
 
-// engine prepares the two queries over the one compiled set: the built-in
-// rules' and, when there are custom rules, theirs.
-func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, error) {
+// engine prepares the queries over the one compiled set: the built-in
+// rules' (on the interpreter; with EngineCompiled they run on their plan
+// instead) and, when there are custom rules, theirs. Every rule reads
+// params at data.kafkalint.params.
+func (s *ruleSet) engine(ctx context.Context, params map[string]any, kind EngineKind) (*Engine, error) {
+	store := paramsStore(params)
 	e := &Engine{compiler: s.compiler, store: store, rules: s.rules, byKey: map[string]*Rule{}, limits: defaultLimits}
 	p := parser{opts: sync.OnceValue(func() loader.Options { return loader.Options{DefaultKeys: e.DefaultKeys()} })}
 	prepare := func(query string) (rego.PreparedEvalQuery, error) {
@@ -435,11 +449,19 @@ func (s *ruleSet) engine(ctx context.Context, store storage.Store) (*Engine, err
 		}
 		return q, nil
 	}
-	var err error
-	if e.query, err = prepare(reportsQuery); err != nil {
-		return nil, err
+	if kind == EngineCompiled {
+		c, err := compiledEngine(params)
+		if err != nil {
+			return nil, err
+		}
+		e.prog, e.progRules, e.data = c.prog, c.progRules, c.data
+	} else {
+		var err error
+		if e.query, err = prepare(reportsQuery); err != nil {
+			return nil, err
+		}
+		e.byCategory = &categoryQueries{opts: append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store)}, p.regoOptions()...)}
 	}
-	e.byCategory = &categoryQueries{opts: append([]func(*rego.Rego){rego.Compiler(s.compiler), rego.Store(store)}, p.regoOptions()...)}
 	if query := customQuery(s.rules); query != "" {
 		q, err := prepare(query)
 		if err != nil {

@@ -197,6 +197,12 @@ func (r *Report) Finish() {
 
 // sortFindings sorts by file, line, id, column and message, drops exact
 // repeats and gives every finding a non-nil, sorted Related list.
+//
+// The order is total (ties are broken by every other field), so the
+// report does not depend on the order findings were produced in: the
+// clusters' worker pool, or the engine (the interpreter and the compiled
+// rules list a rule's findings in different orders), and the repeat kept
+// is always the same one.
 func sortFindings(fs []Finding) []Finding {
 	for i := range fs {
 		f := &fs[i]
@@ -207,7 +213,11 @@ func sortFindings(fs []Finding) []Finding {
 	}
 	slices.SortFunc(fs, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
-			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Key, b.Key), cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Environment, b.Environment),
+			cmp.Compare(a.Severity, b.Severity), cmp.Compare(a.Slug, b.Slug), cmp.Compare(a.Why, b.Why), cmp.Compare(a.Fix, b.Fix),
+			cmp.Compare(a.DocsURL, b.DocsURL), slices.CompareFunc(a.Related, b.Related, compareLocations),
+			cmp.Compare(a.RelatedOmitted, b.RelatedOmitted), compareSuppressions(a.Suppression, b.Suppression))
 	})
 	return slices.CompactFunc(fs, func(a, b Finding) bool {
 		return a.ID == b.ID && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.Message == b.Message
@@ -263,4 +273,20 @@ func (r *Report) AtOrAbove(severity string) int {
 		}
 	}
 	return n
+}
+
+// compareSuppressions orders suppressions: none first, then by kind and
+// justification.
+func compareSuppressions(a, b *Suppression) int {
+	if a == nil || b == nil {
+		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+	}
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Justification, b.Justification))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -47,6 +47,7 @@ type auditFlags struct {
 	// allowRepoPolicies runs the custom policies a repository's own
 	// configuration names (code from the repository under audit).
 	allowRepoPolicies bool
+	engine            string // --engine
 }
 
 func newAudit(s Streams) *cobra.Command {
@@ -70,6 +71,7 @@ func newAudit(s Streams) *cobra.Command {
 	fl.StringVar(&f.reposFile, "repos", "", "read the repositories from `FILE`, one path per line (# comments), instead of or besides ROOTs")
 	fl.StringVar(&f.shard, "shard", "", "audit only shard `I/N` (0 <= I < N) of the repositories, chosen by a hash of each path relative to its ROOT")
 	fl.DurationVar(&f.repoTimeout, "repo-timeout", 0, "record a repository that takes longer than `DURATION` (e.g. 2m) as an error and go on (default: no limit)")
+	fl.StringVar(&f.engine, "engine", string(policies.EngineCompiled), engineUsage)
 	fl.DurationVar(&f.policyTimeout, "policy-timeout", DefaultPolicyTimeout, "CPU time the custom policies of a repository may spend on one cluster (0: no limit; the built-in rules are never timed out)")
 	fl.IntVar(&f.jobs, "jobs", runtime.GOMAXPROCS(0), "repositories linted at the same time")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary on stderr")
@@ -96,7 +98,11 @@ func runAudit(ctx context.Context, s Streams, f auditFlags, roots []string) erro
 	if len(roots) == 0 && f.reposFile == "" {
 		return usageError("audit needs a ROOT directory or --repos FILE")
 	}
-	engine, err := policies.Builtin()
+	kind, err := policies.ParseEngineKind(f.engine)
+	if err != nil {
+		return usageError("--%v", err)
+	}
+	engine, err := policies.Load(ctx, policies.Options{Engine: kind})
 	if err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
@@ -329,7 +335,7 @@ func (a *auditor) repoEngine(ctx context.Context, spec repoSpec) (engine *polici
 	if path == "" {
 		return a.engine, nil, nil
 	}
-	opts, err := policyOptionsIn(path, spec.abs, policyFlags{})
+	opts, err := policyOptionsIn(path, spec.abs, policyFlags{engine: a.flags.engine})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -25,7 +25,11 @@ type policyFlags struct {
 	paths   []string
 	data    []string
 	timeout time.Duration
+	engine  string // --engine: how the built-in rules are evaluated
 }
+
+// engineUsage is the help of --engine.
+const engineUsage = "how the built-in rules are evaluated: compiled (their plan, built into kafkalint) or interpreter (OPA's interpreter, the reference; custom policies always run on it)"
 
 // addPolicyFlags declares --policy and --data, and --policy-timeout for
 // the commands that evaluate.
@@ -33,6 +37,7 @@ func addPolicyFlags(fl *pflag.FlagSet, p *policyFlags, evaluates bool) {
 	fl.StringArrayVar(&p.paths, "policy", nil, "custom policies: a `DIR` (walked recursively) or .rego file, repeatable (default: .kafkalint.yaml policies)")
 	fl.StringArrayVar(&p.data, "data", nil, "parameters for the policies at data.kafkalint.params: a YAML or JSON `FILE`, repeatable (default: .kafkalint.yaml data)")
 	if evaluates {
+		fl.StringVar(&p.engine, "engine", string(policies.EngineCompiled), engineUsage)
 		fl.DurationVar(&p.timeout, "policy-timeout", DefaultPolicyTimeout, "CPU time the custom policies may spend on one cluster: past it their findings on that cluster are an error entry (exit 2), the built-in rules are never timed out (0: no limit)")
 	}
 }
@@ -65,7 +70,11 @@ func policyOptions(configFile string, p policyFlags) (policies.Options, error) {
 // to the repository directory repo (an audited repository); "" = the
 // repository config.RepoRoot finds.
 func policyOptionsIn(configFile, repo string, p policyFlags) (policies.Options, error) {
-	opts := policies.Options{Policies: p.paths, Data: p.data}
+	kind, err := policies.ParseEngineKind(p.engine)
+	if err != nil {
+		return policies.Options{}, usageError("--%v", err)
+	}
+	opts := policies.Options{Policies: p.paths, Data: p.data, Engine: kind}
 	if len(p.paths) > 0 && len(p.data) > 0 {
 		return opts, nil
 	}
@@ -85,7 +94,6 @@ func policyOptionsIn(configFile, repo string, p policyFlags) (policies.Options, 
 	// accepting any rule name; loadConfig checks it all with the engine.
 	anyRule := func(s string) (string, bool) { return s, true }
 	var cfg *config.Config
-	var err error
 	if repo != "" {
 		cfg, err = config.LoadIn(path, displayName(path), repo, anyRule)
 	} else {

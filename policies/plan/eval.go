@@ -1,0 +1,276 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/topdown/builtins"
+)
+
+// eval is the state of one evaluation (EvalAll or Eval): the frames'
+// stack, the memo and the builtin context. Evaluations are pooled, so the
+// stack is allocated once per concurrent evaluation, not per cluster.
+type eval struct {
+	p       *Program
+	ctx     context.Context
+	input   *ast.Term
+	data    *ast.Term
+	stack   []*ast.Term // the frames: each call takes its function's nlocals slots
+	sp      int
+	high    int // the most slots in use, cleared on release
+	memo    []memoEntry
+	results []*ast.Term // the current plan's result set
+	ret     *ast.Term   // what the last ReturnLocalStmt returned
+	fn      *function   // the function running (error messages)
+	err     error
+	ticks   uint32
+	bctx    topdown.BuiltinContext
+	bres    *ast.Term // what the last builtin call gave its iterator
+	biter   func(*ast.Term) error
+	args    []*ast.Term // builtin arguments
+}
+
+// memoEntry is the result of a function of (input, data) in the current
+// evaluation and with scope; done tells an undefined result from none yet.
+type memoEntry struct {
+	done bool
+	val  *ast.Term
+}
+
+const stackSize = 1 << 12
+
+var pool sync.Pool
+
+func (p *Program) newEval(ctx context.Context, input, data ast.Value) *eval {
+	e, _ := pool.Get().(*eval)
+	if e == nil {
+		e = &eval{stack: make([]*ast.Term, stackSize), args: make([]*ast.Term, 0, 8)}
+		e.biter = func(t *ast.Term) error {
+			if e.bres == nil { // OPA's builtins give at most one result
+				e.bres = t
+			}
+			return nil
+		}
+	}
+	e.p, e.ctx = p, ctx
+	if input != nil {
+		e.input = ast.NewTerm(input)
+	}
+	if data != nil {
+		e.data = ast.NewTerm(data)
+	}
+	if cap(e.memo) < len(p.funcs) {
+		e.memo = make([]memoEntry, len(p.funcs))
+	}
+	e.memo = e.memo[:len(p.funcs)]
+	e.bctx = topdown.BuiltinContext{
+		Context: ctx,
+		Cache:   builtins.Cache{},
+		Time:    ast.UIntNumberTerm(uint64(now().UnixNano())),
+	}
+	return e
+}
+
+// release clears what the evaluation holds (values must not outlive it in
+// the pool) and returns it to the pool.
+func (e *eval) release() {
+	clear(e.stack[:e.high])
+	clear(e.memo)
+	clear(e.results)
+	clear(e.args[:cap(e.args)])
+	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], args: e.args[:0], biter: e.biter}
+	pool.Put(e)
+}
+
+// plan runs one plan and returns its result: the value of the one binding
+// of the one result of a query `data.x.y` (nil when undefined).
+func (e *eval) plan(pl *function) (ast.Value, error) {
+	e.results = e.results[:0]
+	e.fn = pl
+	fr := e.frame(pl.nlocals)
+	fr[0], fr[1] = e.input, e.data
+	for _, b := range pl.blocks {
+		if r := e.run(fr, b); r == failed {
+			return nil, e.err
+		}
+	}
+	e.pop(pl.nlocals)
+	switch len(e.results) {
+	case 0:
+		return nil, nil
+	case 1:
+	default:
+		return nil, fmt.Errorf("plan %s: %d results, want at most one", pl.name, len(e.results))
+	}
+	obj, ok := e.results[0].Value.(ast.Object)
+	if !ok || obj.Len() != 1 {
+		return nil, fmt.Errorf("plan %s: result %v is not one binding", pl.name, e.results[0])
+	}
+	var v ast.Value
+	obj.Foreach(func(_, t *ast.Term) { v = t.Value })
+	return v, nil
+}
+
+// frame takes n cleared slots for a call's locals: from the stack while it
+// lasts, else (deep calls) from the heap.
+func (e *eval) frame(n int) []*ast.Term {
+	if e.sp+n <= len(e.stack) {
+		fr := e.stack[e.sp : e.sp+n : e.sp+n]
+		e.sp += n
+		e.high = max(e.high, e.sp)
+		clear(fr)
+		return fr
+	}
+	e.sp += n
+	return make([]*ast.Term, n)
+}
+
+func (e *eval) pop(n int) {
+	if e.sp <= len(e.stack) {
+		clear(e.stack[e.sp-n : e.sp])
+	}
+	e.sp -= n
+}
+
+// callFunc calls a planned function; its result goes to the target local,
+// an undefined result makes the statement undefined.
+func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
+	f := in.fn
+	if f.memo {
+		if m := e.memo[f.index]; m.done {
+			if m.val == nil {
+				return 0
+			}
+			fr[in.c] = m.val
+			return fell
+		}
+	}
+	if e.tick() {
+		return failed
+	}
+	callee := e.frame(f.nlocals)
+	for i, a := range in.args {
+		callee[f.params[i]] = e.get(fr, a)
+	}
+	caller := e.fn
+	e.fn = f
+	var res *ast.Term
+	for _, b := range f.blocks {
+		r := e.run(callee, b)
+		if r == failed {
+			e.pop(f.nlocals)
+			return failed
+		}
+		if r == returned {
+			res = e.ret
+			break
+		}
+	}
+	e.fn = caller
+	e.pop(f.nlocals)
+	if f.memo {
+		e.memo[f.index] = memoEntry{done: true, val: res}
+	}
+	if res == nil {
+		return 0
+	}
+	fr[in.c] = res
+	return fell
+}
+
+// callBuiltin calls a builtin with the interpreter's semantics: an error
+// makes the call undefined unless it is a topdown.Halt, which ends the
+// evaluation.
+func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
+	args := e.args[:0]
+	for _, a := range in.args {
+		v := e.get(fr, a)
+		if v == nil {
+			return 0
+		}
+		args = append(args, v)
+	}
+	e.args = args[:0]
+	e.bres = nil
+	e.bctx.Location = in.loc
+	err := in.bi.f(e.bctx, args, e.biter)
+	clear(args)
+	if err != nil {
+		var halt topdown.Halt
+		if errors.As(err, &halt) {
+			return e.fail(halt.Err)
+		}
+		return 0
+	}
+	if in.bi.void {
+		return fell
+	}
+	if e.bres == nil {
+		return 0
+	}
+	fr[in.c] = e.bres
+	return fell
+}
+
+// tick counts calls and iterations and checks ctx every few thousand, so a
+// canceled evaluation stops soon without a check per statement.
+func (e *eval) tick() bool {
+	e.ticks++
+	if e.ticks&4095 != 0 || e.ctx == nil {
+		return false
+	}
+	if err := e.ctx.Err(); err != nil {
+		e.err = fmt.Errorf("plan: %w", context.Cause(e.ctx))
+		return true
+	}
+	return false
+}
+
+// Error is an evaluation error in a function (a rule).
+type Error struct {
+	Func string // the rule's path, e.g. data.kafkalint.rules.x.y.report
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Func + ": " + e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func (e *eval) fail(err error) int {
+	if e.err == nil {
+		e.err = &Error{Func: e.fn.rule, Err: err}
+	}
+	return failed
+}
+
+// conflict is the error OPA's interpreter raises for a rule with two values.
+func (e *eval) conflict(in *instr, msg string) error {
+	return &topdown.Error{Code: topdown.ConflictErr, Message: msg, Location: in.loc}
+}
+
+func (e *eval) internal(in *instr, format string, args ...any) error {
+	return &topdown.Error{Code: topdown.InternalErr, Message: fmt.Sprintf(format, args...), Location: in.loc}
+}
+
+// conflictMessage words a conflict as the interpreter does (without its
+// list of the conflicting values).
+func conflictMessage(f *function) string {
+	if f.isFunc {
+		return "function " + f.rule + " produced conflicting values for the same inputs"
+	}
+	return "rule " + f.rule + " produced conflicting values"
+}
+
+var errStop = errors.New("stop")
+
+func sortPlans(p *Program) {
+	sort.Slice(p.plans, func(i, j int) bool { return p.plans[i].name < p.plans[j].name })
+	p.names = make([]string, len(p.plans))
+	for i, pl := range p.plans {
+		p.names[i] = pl.name
+	}
+}

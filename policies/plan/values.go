@@ -1,0 +1,84 @@
+package plan
+
+import (
+	"time"
+	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+var now = time.Now
+
+func valueOf(t *ast.Term) ast.Value {
+	if t == nil {
+		return nil
+	}
+	return t.Value
+}
+
+// equal is OPA's value equality (ast.Compare == 0, as the equal builtin
+// and the Wasm backend's EqualStmt): 1 and 1.0 are equal.
+func equal(a, b *ast.Term) bool {
+	if a == b {
+		return true
+	}
+	return a.Value.Compare(b.Value) == 0
+}
+
+// dot is src[key]: an object's value, an array's element at an integer
+// index, a set's element; nil (undefined) otherwise.
+func dot(src, key *ast.Term) *ast.Term {
+	if src == nil || key == nil {
+		return nil
+	}
+	switch v := src.Value.(type) {
+	case ast.Object:
+		return v.Get(key)
+	case *ast.Array:
+		n, ok := key.Value.(ast.Number)
+		if !ok {
+			return nil
+		}
+		i, ok := n.Int()
+		if !ok || i < 0 || i >= v.Len() {
+			return nil
+		}
+		return v.Elem(i)
+	case ast.Set:
+		if v.Contains(key) {
+			return key
+		}
+	}
+	return nil
+}
+
+// length is the number of elements of a collection or runes of a string
+// (count's definition).
+func length(t *ast.Term) (int, bool) {
+	switch v := valueOf(t).(type) {
+	case *ast.Array:
+		return v.Len(), true
+	case ast.Object:
+		return v.Len(), true
+	case ast.Set:
+		return v.Len(), true
+	case ast.String:
+		return utf8.RuneCountInString(string(v)), true
+	}
+	return 0, false
+}
+
+// upsert returns base with val at path, copying each object on the way
+// (base is shared: input or data); a missing or non-object node becomes an
+// object, as the Wasm backend's WithStmt does.
+func upsert(base *ast.Term, path []*ast.Term, val *ast.Term) *ast.Term {
+	if len(path) == 0 {
+		return val
+	}
+	obj := ast.NewObject()
+	if old, ok := valueOf(base).(ast.Object); ok {
+		old.Foreach(func(k, v *ast.Term) { obj.Insert(k, v) })
+	}
+	obj.Insert(path[0], upsert(obj.Get(path[0]), path[1:], val))
+	return ast.NewTerm(obj)
+}
