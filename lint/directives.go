@@ -60,7 +60,7 @@ func applyDirectives(rep *report.Report, directives map[string][]loader.Directiv
 				r := engine.Rule(name)
 				if r == nil {
 					emit(idUnusedSuppression, d, "kafkalint:"+d.Kind+" "+name,
-						fmt.Sprintf("%s names %q, which is not a rule, so it suppresses nothing for it; see `kafkalint rules` for ids and slugs", d.Text(), name))
+						fmt.Sprintf("%s names %q, which is not a rule", d.Text(), name))
 					continue
 				}
 				if !slices.Contains(u.ids, r.ID) {
@@ -88,9 +88,9 @@ func applyDirectives(rep *report.Report, directives map[string][]loader.Directiv
 			if u.used[i] || severity[id] == Off {
 				continue
 			}
-			msg := fmt.Sprintf("kafkalint:ignore %s suppressed nothing (no %s finding on line %d): remove it if the problem is fixed, or put it directly above the flagged line", id, id, u.d.Target)
+			msg := fmt.Sprintf("kafkalint:ignore %s suppressed nothing: no %s finding on line %d", id, id, u.d.Target)
 			if u.d.Kind == loader.DirectiveIgnoreFile {
-				msg = fmt.Sprintf("kafkalint:ignore-file %s suppressed nothing (no %s finding in this file): remove it", id, id)
+				msg = fmt.Sprintf("kafkalint:ignore-file %s suppressed nothing: no %s finding in this file", id, id)
 			}
 			emit(idUnusedSuppression, u.d, "kafkalint:"+u.d.Kind+" "+id, msg)
 		}

@@ -105,7 +105,7 @@ func TestInlineSuppressionForms(t *testing.T) {
 	if rep.Summary.Suppressed != 4 {
 		t.Errorf("summary.suppressed = %d, want 4", rep.Summary.Suppressed)
 	}
-	if msg := message(t, rep, "KFK9003"); !strings.Contains(msg, "kafkalint:ignore KFK9001 suppressed nothing (no KFK9001 finding on line 12)") {
+	if msg := message(t, rep, "KFK9003"); !strings.Contains(msg, "kafkalint:ignore KFK9001 suppressed nothing: no KFK9001 finding on line 12") {
 		t.Errorf("KFK9003 message: %s", msg)
 	}
 	// --no-inline-ignores: every finding is back and no directive is reported.
@@ -197,7 +197,7 @@ func TestKFK9003FailStaleMisplacedUnknownMalformed(t *testing.T) {
 		}
 	}
 	for line, part := range map[int]string{
-		1:  "kafkalint:ignore-file KFK3005 suppressed nothing (no KFK3005 finding in this file)",
+		1:  "kafkalint:ignore-file KFK3005 suppressed nothing: no KFK3005 finding in this file",
 		7:  "no KFK1001 finding on line 8",
 		10: `names "KFK0001", which is not a rule`,
 		12: `unknown directive "kafkalint:disable"`,

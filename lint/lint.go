@@ -175,7 +175,7 @@ func Rules(engine *policies.Engine, severity map[string]string) []report.Rule {
 	for _, r := range engine.Rules() {
 		info := report.Rule{
 			ID: r.ID, Slug: r.Slug, Category: r.Category, Title: r.Title, Description: r.Description,
-			Severity: r.Severity, Scope: r.Scope, DocsURL: r.DocsURL, Help: help(r),
+			Severity: r.Severity, Scope: r.Scope, DocsURL: r.DocsURL, Help: help(r), Fix: r.Fix,
 		}
 		switch sev := severity[r.ID]; sev {
 		case "":

@@ -10,6 +10,7 @@
 # schemas:
 #   - input: schema.cluster
 # custom:
+#   fix: "Give the reason after the rule ids: `kafkalint:ignore KFK1001 -- single-broker test cluster`."
 #   id: KFK9002
 #   severity: warning
 #   scope: all

@@ -11,6 +11,7 @@
 # schemas:
 #   - input: schema.cluster
 # custom:
+#   fix: Remove the directive if the problem is fixed, or put it directly above the flagged line with a rule id or slug from `kafkalint rules`.
 #   id: KFK9003
 #   severity: info
 #   scope: all
