@@ -171,7 +171,7 @@ func BenchmarkDecode(b *testing.B) {
 	ctx := context.Background()
 	var results []rego.ResultSet
 	for _, in := range inputs {
-		rs, err := engine.query.Eval(ctx, rego.EvalParsedInput(in))
+		rs, err := engine.query.Eval(ctx, rego.EvalParsedInput(in), rego.EvalGenerateJSON(keepAST))
 		if err != nil {
 			b.Fatal(err)
 		}

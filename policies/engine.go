@@ -574,7 +574,7 @@ func (e *Engine) categoryQueries() ([]rego.PreparedEvalQuery, error) {
 
 // eval runs a prepared query on a converted input.
 func (e *Engine) eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) ([]reported, error) {
-	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
 	if err != nil {
 		return nil, err
 	}
@@ -613,10 +613,19 @@ func (e *Engine) findings(c *loader.Cluster, reports []reported) []report.Findin
 		}
 	}
 	var out []report.Finding
+	whys := map[*Rule]string{} // a rule's METADATA why, reflowed once per cluster
 	for _, rep := range reports {
 		r := e.byKey[rep.category+"/"+rep.slug]
 		if r == nil {
 			continue
+		}
+		if rep.finding.Why == "" {
+			why, ok := whys[r]
+			if !ok {
+				why = r.Why()
+				whys[r] = why
+			}
+			rep.finding.Why = why
 		}
 		rf := rep.finding
 		env := envOf[rf.Location.File]
@@ -643,7 +652,7 @@ func (e *Engine) finding(r *Rule, c *loader.Cluster, rf rawFinding, env string) 
 		return report.Finding{}, false
 	}
 	return report.Finding{
-		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message, Why: cmp.Or(rf.Why, r.Why()), Fix: cmp.Or(rf.Fix, r.Fix),
+		ID: r.ID, Slug: r.Slug, Severity: r.Severity, Message: rf.Message, Why: rf.Why, Fix: cmp.Or(rf.Fix, r.Fix),
 		File: rf.Location.File, Line: rf.Location.Line, Column: rf.Location.Column,
 		Environment: env, Cluster: c.Name, Related: rf.Related, RelatedOmitted: rf.RelatedOmitted, DocsURL: r.DocsURL, Key: rf.Key,
 	}, true

@@ -495,113 +495,53 @@ type reported struct {
 	finding        rawFinding
 }
 
-// decodeReports reads the result of reportsQuery without a JSON round trip.
-// The shape is lib/result.rego's: message, key, location {file, line,
-// column} and related locations; a value of another type is an error, as
-// it was for encoding/json.
+// keepAST makes a query's result the ast term itself (rego.EvalGenerateJSON),
+// so that the interpreter's findings are decoded as the plan's are
+// (decodeFinding), with no conversion to Go values first.
+func keepAST(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil }
+
+// decodeReports reads the result of reportsQuery, evaluated with keepAST.
+// The shape is lib/result.rego's: message, why, fix, key, location {file,
+// line, column} and related locations; a value of another type is an error.
 func decodeReports(rs rego.ResultSet) ([]reported, error) {
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
 		return nil, nil
 	}
-	triples, ok := rs[0].Expressions[0].Value.([]any)
+	t, _ := rs[0].Expressions[0].Value.(*ast.Term)
+	triples, ok := termValue(t).(*ast.Array)
 	if !ok {
-		return nil, fmt.Errorf("policy result: want an array, got %T", rs[0].Expressions[0].Value)
+		return nil, fmt.Errorf("policy result: want an array, got %v", rs[0].Expressions[0].Value)
 	}
-	out := make([]reported, 0, len(triples))
-	for _, t := range triples {
-		triple, ok := t.([]any)
-		if !ok || len(triple) != 3 {
-			return nil, fmt.Errorf("policy result: want [category, slug, finding], got %v", t)
+	out := make([]reported, 0, triples.Len())
+	for i := range triples.Len() {
+		triple, ok := triples.Elem(i).Value.(*ast.Array)
+		if !ok || triple.Len() != 3 {
+			return nil, fmt.Errorf("policy result: want [category, slug, finding], got %v", triples.Elem(i))
 		}
-		var r reported
-		d := decoder{}
-		r.category = d.str(triple[0], "category")
-		r.slug = d.str(triple[1], "slug")
-		f := d.object(triple[2], "finding")
-		r.finding.Message = d.str(f["message"], "message")
-		r.finding.Why = d.str(f["why"], "why")
-		r.finding.Fix = d.str(f["fix"], "fix")
-		r.finding.Key = d.str(f["key"], "key")
-		r.finding.Location = d.location(f["location"])
-		if rel := f["related"]; rel != nil {
-			list, ok := rel.([]any)
-			if !ok {
-				d.fail("related", rel)
-			}
-			for _, l := range list {
-				r.finding.Related = append(r.finding.Related, d.location(l))
-			}
+		cat, ok1 := triple.Elem(0).Value.(ast.String)
+		slug, ok2 := triple.Elem(1).Value.(ast.String)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("policy result: want [category, slug, finding], got %v", triple)
 		}
-		r.finding.RelatedOmitted = d.int(f["related_omitted"], "related_omitted")
-		if d.err != nil {
-			return nil, fmt.Errorf("policy result of %s/%s: %w", r.category, r.slug, d.err)
+		f, err := decodeFinding(triple.Elem(2).Value)
+		if err != nil {
+			return nil, fmt.Errorf("policy result of %s/%s: %w", string(cat), string(slug), err)
 		}
-		out = append(out, r)
+		out = append(out, reported{category: string(cat), slug: string(slug), finding: f})
 	}
 	return out, nil
 }
 
-// decoder reads Rego result values (ast.JSON's Go forms: string,
-// json.Number, bool, []any, map[string]any; absent is nil), keeping the
-// first error.
-type decoder struct{ err error }
-
-func (d *decoder) fail(what string, v any) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%s: unexpected value %v (%T)", what, v, v)
-	}
-}
-
-func (d *decoder) str(v any, what string) string {
-	if v == nil {
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok {
-		d.fail(what, v)
-	}
-	return s
-}
-
-func (d *decoder) int(v any, what string) int {
-	if v == nil {
-		return 0
-	}
-	n, ok := v.(json.Number)
-	if !ok {
-		d.fail(what, v)
-		return 0
-	}
-	i, err := strconv.Atoi(string(n))
-	if err != nil {
-		d.fail(what, v)
-	}
-	return i
-}
-
-func (d *decoder) object(v any, what string) map[string]any {
-	if v == nil {
+func termValue(t *ast.Term) ast.Value {
+	if t == nil {
 		return nil
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		d.fail(what, v)
-	}
-	return m
+	return t.Value
 }
 
-func (d *decoder) location(v any) report.Location {
-	m := d.object(v, "location")
-	return report.Location{
-		File:   d.str(m["file"], "location.file"),
-		Line:   d.int(m["line"], "location.line"),
-		Column: d.int(m["column"], "location.column"),
-	}
-}
-
-// decodeFinding reads one finding of a report set as the plan's evaluation
-// returns it (an ast value), with decodeReports' rules: an absent field is
-// its zero, a field of another type is an error.
+// decodeFinding reads one finding of a report set (an ast value, from the
+// plan or the interpreter): an absent field is its zero, a field of another
+// type is an error.
 func decodeFinding(v ast.Value) (rawFinding, error) {
 	d := astDecoder{}
 	f := d.object(v, "finding")
@@ -634,12 +574,16 @@ func objField(o ast.Object, key string) ast.Value {
 	return nil
 }
 
-// astDecoder is decoder over ast values, keeping the first error.
+// astDecoder reads finding fields from ast values, keeping the first error.
 type astDecoder struct{ err error }
 
 func (d *astDecoder) fail(what string, v ast.Value) {
 	if d.err == nil {
-		d.err = fmt.Errorf("%s: unexpected value %v (%s)", what, v, ast.ValueName(v))
+		shown := v.String()
+		if s, ok := v.(ast.String); ok {
+			shown = string(s) // unquoted, so the redactor sees the value as it is set
+		}
+		d.err = fmt.Errorf("%s: unexpected value %s (%s)", what, shown, ast.ValueName(v))
 	}
 }
 

@@ -138,7 +138,7 @@ func TestEvaluateMatchesWholeTreeQuery(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []reported
-			rs, gotErr := engine.query.Eval(ctx, rego.EvalParsedInput(in))
+			rs, gotErr := engine.query.Eval(ctx, rego.EvalParsedInput(in), rego.EvalGenerateJSON(keepAST))
 			if gotErr == nil {
 				got, gotErr = decodeReports(rs)
 			}
@@ -212,7 +212,8 @@ func TestDecodeReportsRejectsOtherShapes(t *testing.T) {
 		"line not number":    []any{[]any{"durability", "x", map[string]any{"location": map[string]any{"line": "3"}}}},
 		"related not array":  []any{[]any{"durability", "x", map[string]any{"related": "a"}}},
 	} {
-		rs := rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: v}}}}
+		// The query's result as keepAST leaves it: an ast term.
+		rs := rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: ast.NewTerm(ast.MustInterfaceToValue(v))}}}}
 		if got, err := decodeReports(rs); err == nil {
 			t.Errorf("%s: decoded %+v, want an error", name, got)
 		}
@@ -222,7 +223,7 @@ func TestDecodeReportsRejectsOtherShapes(t *testing.T) {
 		"location": map[string]any{"file": "a.properties", "line": json.Number("3"), "column": json.Number("1")},
 		"related":  []any{map[string]any{"file": "b.properties", "line": json.Number("7")}},
 	}}}
-	got, err := decodeReports(rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: ok}}}})
+	got, err := decodeReports(rego.ResultSet{{Expressions: []*rego.ExpressionValue{{Value: ast.NewTerm(ast.MustInterfaceToValue(ok))}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

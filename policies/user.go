@@ -393,7 +393,7 @@ func customRule(c *ast.Compiler, pkg ast.Ref, a *ast.Annotations) (*Rule, proble
 		ID: id, Slug: string(slug), Category: cmp.Or(str(a.Custom["category"]), customCategory),
 		Title: a.Title, Description: strings.TrimSpace(a.Description),
 		Severity: str(a.Custom["severity"]), Scope: str(a.Custom["scope"]), Since: str(a.Custom["since"]),
-		AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]),
+		AppliesTo: strs(a.Custom["applies_to"]), Keys: strs(a.Custom["keys"]), Fix: reflow(str(a.Custom["fix"])),
 		Path: pkg.String(), Source: file,
 	}
 	switch {

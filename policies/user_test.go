@@ -38,6 +38,12 @@ report contains result.fail(s, "auto.create.topics.enable is true") if {
 }
 `
 
+// withFix adds custom.fix to a rule's METADATA (after its custom.keys
+// line; the other tests' line numbers stay those of customRuleText).
+func withFix(text, fix string) string {
+	return strings.Replace(text, "#   keys: [auto.create.topics.enable]\n", "#   keys: [auto.create.topics.enable]\n#   fix: "+fix+"\n", 1)
+}
+
 // writePolicies writes files (name to text) under a new directory.
 func writePolicies(t *testing.T, files map[string]string) string {
 	t.Helper()
@@ -69,7 +75,7 @@ func cluster(t *testing.T, name, text string) *loader.Cluster {
 
 func TestCustomRuleLoadedAndEvaluated(t *testing.T) {
 	dir := writePolicies(t, map[string]string{
-		"acme/auto_create.rego":      customRuleText,
+		"acme/auto_create.rego":      withFix(customRuleText, "Set auto.create.topics.enable=false."),
 		"acme/ACME100.md":            "# ACME100 auto-create\n\nTurn it off.\n",
 		"acme/auto_create_test.rego": "package custom.acme.tests\n\ntest_x if { false }\n", // tests are not loaded by lint
 		"lib/helpers.rego":           "package acme.lib\n\ntrue_value(s) if s.value == true\n",
@@ -107,6 +113,10 @@ func TestCustomRuleLoadedAndEvaluated(t *testing.T) {
 		for _, f := range fs {
 			if f.ID == "ACME100" {
 				custom = append(custom, f.File+":"+f.Slug+":"+f.DocsURL)
+				// The why is the description, the fix custom.fix.
+				if f.Why != "Brokers create topics on first use." || f.Fix != "Set auto.create.topics.enable=false." {
+					t.Errorf("ACME100 why %q, fix %q: want METADATA's description and custom.fix", f.Why, f.Fix)
+				}
 			}
 		}
 		if len(custom) != want {

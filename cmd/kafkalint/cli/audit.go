@@ -170,7 +170,7 @@ func runAudit(ctx context.Context, s Streams, f auditFlags, roots []string) erro
 	if storeErr != nil {
 		return &exitError{code: ExitError, err: storeErr}
 	}
-	audit := store.audit(shard, withFixes(lint.Rules(engine, nil), engine))
+	audit := store.audit(shard, lint.Rules(engine, nil))
 	return finishAudit(s, outs, audit, f.failLevel, f.quiet)
 }
 

@@ -61,7 +61,7 @@ func runAuditMerge(s Streams, formats []string, failLevel string, quiet bool, fi
 			return err
 		}
 	}
-	err = finishAudit(s, outs, store.audit(nil, withFixes(lint.Rules(engine, nil), engine)), failLevel, quiet)
+	err = finishAudit(s, outs, store.audit(nil, lint.Rules(engine, nil)), failLevel, quiet)
 	if missing := shards.missing(); len(missing) > 0 {
 		fmt.Fprintf(s.Err, "kafkalint: the merged report is incomplete: no report of shard %s was given\n", strings.Join(missing, ", "))
 		var ee *exitError

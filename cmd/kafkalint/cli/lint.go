@@ -159,7 +159,6 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	if err != nil { // invalid options: nothing was attempted
 		return &exitError{code: ExitError, err: err}
 	}
-	rep.Rules = withFixes(rep.Rules, engine)
 	switch {
 	case st.writeBaseline != "":
 		n := len(opts.Baseline.File.Findings)

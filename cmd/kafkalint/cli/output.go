@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kafkalint/kafkalint/policies"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -55,26 +54,6 @@ func parseOutputsOf(specs, formats []string) ([]output, error) {
 		outs = append(outs, output{format: format, path: path})
 	}
 	return outs, nil
-}
-
-// withFixes gives each rule its fix (METADATA custom.fix, from the
-// engine's rules) for SARIF's rule help, where lint.Rules left it out.
-func withFixes(rules []report.Rule, engine *policies.Engine) []report.Rule {
-	return fillFixes(rules, func(id string) string {
-		if r := engine.Rule(id); r != nil {
-			return r.Fix
-		}
-		return ""
-	})
-}
-
-func fillFixes(rules []report.Rule, fix func(id string) string) []report.Rule {
-	for i := range rules {
-		if rules[i].Fix == "" {
-			rules[i].Fix = fix(rules[i].ID)
-		}
-	}
-	return rules
 }
 
 // writeOutputs renders the report in every requested format. The text

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/kafkalint/kafkalint/lint"
 	"github.com/kafkalint/kafkalint/policies"
-	"github.com/kafkalint/kafkalint/report"
 )
 
 // explainPolicy is a custom rule whose finding brings a why and a fix long
@@ -162,12 +162,16 @@ func TestRulesFitWidth(t *testing.T) {
 	}
 }
 
-// TestFillFixes: the rules SARIF lists get their fix from the engine
-// where they have none.
-func TestFillFixes(t *testing.T) {
-	fixes := map[string]string{"KFK1001": "Set it to 3.", "KFK9001": "engine's"}
-	got := fillFixes([]report.Rule{{ID: "KFK1001"}, {ID: "KFK9001", Fix: "own"}, {ID: "ACME1"}}, func(id string) string { return fixes[id] })
-	if got[0].Fix != "Set it to 3." || got[1].Fix != "own" || got[2].Fix != "" {
-		t.Errorf("fillFixes = %+v", got)
+// TestRulesCarryFixes: the rules SARIF lists carry their fix from the
+// engine (lint.Rules), so SARIF's rule help is the fix.
+func TestRulesCarryFixes(t *testing.T) {
+	engine, err := policies.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range lint.Rules(engine, nil) {
+		if want := engine.Rule(r.ID).Fix; r.Fix != want || want == "" {
+			t.Errorf("%s: fix %q, want the engine's %q (non-empty)", r.ID, r.Fix, want)
+		}
 	}
 }

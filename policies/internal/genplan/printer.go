@@ -126,13 +126,7 @@ func (p *printer) print(v reflect.Value, elided bool, at string) error {
 			} else if i > 0 {
 				p.buf.WriteString(", ")
 			}
-			var err error
-			if k := t.Elem().Kind(); k != reflect.Struct && k != reflect.Pointer && k != reflect.Slice && k != reflect.Interface {
-				err = p.bare(v.Index(i), fmt.Sprintf("%s[%d]", at, i)) // the slice's type gives the element's
-			} else {
-				err = p.print(v.Index(i), elide, fmt.Sprintf("%s[%d]", at, i))
-			}
-			if err != nil {
+			if err := p.element(v.Index(i), elide, fmt.Sprintf("%s[%d]", at, i)); err != nil {
 				return err
 			}
 			if ml {
@@ -210,13 +204,7 @@ func (p *printer) structLit(v reflect.Value, elided bool, at string) error {
 		}
 		first = false
 		p.buf.WriteString(f.Name + ": ")
-		var err error
-		if k := fv.Kind(); k != reflect.Struct && k != reflect.Pointer && k != reflect.Slice && k != reflect.Interface {
-			err = p.bare(fv, at+"."+f.Name)
-		} else {
-			err = p.print(fv, false, at+"."+f.Name)
-		}
-		if err != nil {
+		if err := p.element(fv, false, at+"."+f.Name); err != nil {
 			return err
 		}
 		if ml {
@@ -228,6 +216,15 @@ func (p *printer) structLit(v reflect.Value, elided bool, at string) error {
 	}
 	p.buf.WriteString("}")
 	return nil
+}
+
+// element writes a slice element or struct field: a scalar bare (the
+// slice's or field's type gives its type), anything else in full.
+func (p *printer) element(v reflect.Value, elide bool, at string) error {
+	if k := v.Kind(); k != reflect.Struct && k != reflect.Pointer && k != reflect.Slice && k != reflect.Interface {
+		return p.bare(v, at)
+	}
+	return p.print(v, elide, at)
 }
 
 // bare writes a scalar whose type the context gives, without conversion.
