@@ -44,17 +44,23 @@ func toValue(x any) (ast.Value, error) {
 		v = reflect.ValueOf(v.Elem().Interface())
 	}
 	c := converter{}
-	return c.valueOf(v)
+	t, err := c.termOf(v)
+	if err != nil {
+		return nil, err
+	}
+	return t.Value, nil
 }
 
-// converter holds what one conversion shares between slices that alias
-// one array. The loader gives each later occurrence of a repeated key
-// the list of the earlier ones as a prefix of one growing array (see
-// parseProperties): their elements are converted once and each
-// prefix's array reuses those terms, so a key written k times costs k
-// terms (plus k² hash slots), not k² terms.
+// converter holds what one conversion shares. The loader gives each later
+// occurrence of a repeated key the list of the earlier ones as a prefix of
+// one growing array (see parseProperties): their elements are converted
+// once and each prefix's array reuses those terms, so a key written k times
+// costs k terms (plus k² hash slots), not k² terms. A string value (file
+// paths, sources, types: most strings of a cluster repeat) is one term per
+// conversion; terms are immutable, so sharing them is safe.
 type converter struct {
-	shared map[sliceID][]*ast.Term
+	shared  map[sliceID][]*ast.Term
+	strings map[string]*ast.Term
 }
 
 // sliceID names a slice's backing array: two slices with the same first
@@ -89,23 +95,10 @@ func special(t reflect.Type) bool {
 	return false
 }
 
-var specialCache sync.Map // reflect.Type -> bool
-
-func isSpecial(t reflect.Type) bool {
-	if v, ok := specialCache.Load(t); ok {
-		if s, ok := v.(bool); ok {
-			return s
-		}
-	}
-	s := special(t)
-	specialCache.Store(t, s)
-	return s
-}
-
 // viaJSON converts a special value through JSON, as the round trip does.
 // Like encoding/json, it calls a pointer receiver's MarshalJSON or
 // MarshalText only on an addressable value.
-func viaJSON(v reflect.Value) (ast.Value, error) {
+func viaJSON(v reflect.Value) (*ast.Term, error) {
 	x := v.Interface()
 	if v.Kind() != reflect.Pointer && v.CanAddr() {
 		x = v.Addr().Interface()
@@ -114,94 +107,179 @@ func viaJSON(v reflect.Value) (ast.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ast: interface conversion: %w", err)
 	}
-	return ast.ValueFromReader(bytes.NewReader(b))
+	val, err := ast.ValueFromReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return ast.NewTerm(val), nil
 }
 
-func (c *converter) valueOf(v reflect.Value) (ast.Value, error) {
+// An encoder converts values of one type. Encoders are built once per type
+// (as encoding/json builds its own), so converting a value looks up no
+// type: the struct encoder knows its fields, their key terms and their
+// encoders.
+type encoder func(c *converter, v reflect.Value) (*ast.Term, error)
+
+var encoders sync.Map // reflect.Type -> encoder
+
+var nullTerm = ast.NullTerm()
+
+func (c *converter) termOf(v reflect.Value) (*ast.Term, error) {
 	if !v.IsValid() {
-		return ast.NullValue, nil
+		return nullTerm, nil
 	}
-	t := v.Type()
-	if isSpecial(t) {
-		if (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && v.IsNil() {
-			return ast.NullValue, nil
+	return encoderOf(v.Type())(c, v)
+}
+
+// encoderOf is the encoder of t. A recursive type's encoder refers to
+// itself through the indirection stored while it is built.
+func encoderOf(t reflect.Type) encoder {
+	if e, ok := encoders.Load(t); ok {
+		if enc, ok := e.(encoder); ok {
+			return enc
 		}
-		return viaJSON(v)
+	}
+	var (
+		wg    sync.WaitGroup
+		built encoder
+	)
+	wg.Add(1)
+	indirect := encoder(func(c *converter, v reflect.Value) (*ast.Term, error) {
+		wg.Wait()
+		return built(c, v)
+	})
+	if e, loaded := encoders.LoadOrStore(t, indirect); loaded {
+		if enc, ok := e.(encoder); ok {
+			return enc
+		}
+	}
+	built = newEncoder(t)
+	wg.Done()
+	encoders.Store(t, built)
+	return built
+}
+
+func newEncoder(t reflect.Type) encoder {
+	if special(t) {
+		nilable := t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) {
+			if nilable && v.IsNil() {
+				return nullTerm, nil
+			}
+			return viaJSON(v)
+		}
 	}
 	switch t.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return ast.NullValue, nil
+	case reflect.Pointer:
+		elem := encoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			return elem(c, v.Elem())
 		}
-		return c.valueOf(v.Elem())
+	case reflect.Interface:
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			return c.termOf(v.Elem())
+		}
 	case reflect.Bool:
-		return ast.InternedValue(v.Bool()), nil
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) { return ast.InternedTerm(v.Bool()), nil }
 	case reflect.String:
-		return ast.InternedValue(v.String()), nil
+		return func(c *converter, v reflect.Value) (*ast.Term, error) { return c.str(v.String()), nil }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		i := v.Int()
-		if i == int64(int(i)) {
-			return ast.InternedValue(int(i)), nil
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) {
+			i := v.Int()
+			if i == int64(int(i)) {
+				return ast.InternedTerm(int(i)), nil
+			}
+			return ast.NumberTerm(json.Number(strconv.FormatInt(i, 10))), nil
 		}
-		return ast.Number(strconv.FormatInt(i, 10)), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return ast.Number(strconv.FormatUint(v.Uint(), 10)), nil
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) {
+			return ast.NumberTerm(json.Number(strconv.FormatUint(v.Uint(), 10))), nil
+		}
 	case reflect.Float32, reflect.Float64:
 		// encoding/json's float formatting (shortest repr, exponent rules)
 		// is what InterfaceToValue's round trip yields.
-		b, err := json.Marshal(v.Interface())
-		if err != nil {
-			return nil, err
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) {
+			b, err := json.Marshal(v.Interface())
+			if err != nil {
+				return nil, err
+			}
+			return ast.NumberTerm(json.Number(b)), nil
 		}
-		return ast.Number(b), nil
 	case reflect.Slice:
-		if v.IsNil() {
-			return ast.NullValue, nil
-		}
 		if t.Elem().Kind() == reflect.Uint8 {
-			return viaJSON(v) // []byte is base64 text
+			return func(_ *converter, v reflect.Value) (*ast.Term, error) {
+				if v.IsNil() {
+					return nullTerm, nil
+				}
+				return viaJSON(v) // []byte is base64 text
+			}
 		}
-		return c.sliceOf(v)
+		elem := encoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			return c.sliceOf(v, elem)
+		}
 	case reflect.Array:
-		return c.arrayOf(v)
+		elem := encoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) { return c.arrayOf(v, elem) }
 	case reflect.Map:
-		if v.IsNil() {
-			return ast.NullValue, nil
-		}
-		return c.mapOf(v)
+		return mapEncoder(t)
 	case reflect.Struct:
-		return c.structOf(v)
+		return structEncoder(t)
 	}
-	return nil, fmt.Errorf("ast: interface conversion: unsupported type %s", t)
+	return func(*converter, reflect.Value) (*ast.Term, error) {
+		return nil, fmt.Errorf("ast: interface conversion: unsupported type %s", t)
+	}
 }
 
-func (c *converter) arrayOf(v reflect.Value) (ast.Value, error) {
+// str is the conversion's one term for a string.
+func (c *converter) str(s string) *ast.Term {
+	if t, ok := c.strings[s]; ok {
+		return t
+	}
+	if c.strings == nil {
+		c.strings = map[string]*ast.Term{}
+	}
+	t := ast.StringTerm(s)
+	c.strings[s] = t
+	return t
+}
+
+func (c *converter) arrayOf(v reflect.Value, elem encoder) (*ast.Term, error) {
 	terms := make([]*ast.Term, v.Len())
 	for i := range terms {
-		e, err := c.valueOf(v.Index(i))
+		e, err := elem(c, v.Index(i))
 		if err != nil {
 			return nil, err
 		}
-		terms[i] = ast.NewTerm(e)
+		terms[i] = e
 	}
-	return ast.NewArray(terms...), nil
+	return ast.ArrayTerm(terms...), nil
 }
 
 // sliceOf converts a non-nil slice, reusing the terms of an earlier slice
 // of the same backing array.
-func (c *converter) sliceOf(v reflect.Value) (ast.Value, error) {
+func (c *converter) sliceOf(v reflect.Value, elem encoder) (*ast.Term, error) {
 	n := v.Len()
 	if n == 0 || v.Type().Elem().Size() == 0 {
-		return c.arrayOf(v)
+		return c.arrayOf(v, elem)
 	}
 	id := sliceID{v.Pointer(), v.Type().Elem()}
 	terms := c.shared[id]
 	for i := len(terms); i < n; i++ {
-		e, err := c.valueOf(v.Index(i))
+		e, err := elem(c, v.Index(i))
 		if err != nil {
 			return nil, err
 		}
-		terms = append(terms, ast.NewTerm(e))
+		terms = append(terms, e)
 	}
 	if c.shared == nil {
 		c.shared = map[sliceID][]*ast.Term{}
@@ -211,23 +289,41 @@ func (c *converter) sliceOf(v reflect.Value) (ast.Value, error) {
 	}
 	// The full slice expression makes an Append on this array copy
 	// instead of writing into the terms a longer prefix uses.
-	return ast.NewArray(terms[:n:n]...), nil
+	return ast.ArrayTerm(terms[:n:n]...), nil
 }
 
-func (c *converter) mapOf(v reflect.Value) (ast.Value, error) {
-	kt := v.Type().Key()
-	if kt.Kind() != reflect.String || isSpecial(kt) {
-		switch kt.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			if !isSpecial(kt) {
-				break
-			}
-			fallthrough
-		default:
-			return viaJSON(v)
+func mapEncoder(t reflect.Type) encoder {
+	kt := t.Key()
+	switch kt.Kind() {
+	case reflect.String:
+		if special(kt) {
+			return viaJSONUnlessNil
 		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if special(kt) {
+			return viaJSONUnlessNil
+		}
+	default:
+		return viaJSONUnlessNil
 	}
+	elem := encoderOf(t.Elem())
+	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+		if v.IsNil() {
+			return nullTerm, nil
+		}
+		return c.mapOf(v, elem)
+	}
+}
+
+func viaJSONUnlessNil(_ *converter, v reflect.Value) (*ast.Term, error) {
+	if v.IsNil() {
+		return nullTerm, nil
+	}
+	return viaJSON(v)
+}
+
+func (c *converter) mapOf(v reflect.Value, elem encoder) (*ast.Term, error) {
 	type kv struct {
 		key string
 		val reflect.Value
@@ -249,43 +345,61 @@ func (c *converter) mapOf(v reflect.Value) (ast.Value, error) {
 	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
 	obj := ast.NewObjectWithCapacity(len(items))
 	for _, item := range items {
-		val, err := c.valueOf(item.val)
+		val, err := elem(c, item.val)
 		if err != nil {
 			return nil, err
 		}
-		obj.Insert(ast.InternedTerm(item.key), ast.NewTerm(val))
+		obj.Insert(c.str(item.key), val)
 	}
-	return obj, nil
+	return ast.NewTerm(obj), nil
 }
 
-func (c *converter) structOf(v reflect.Value) (ast.Value, error) {
-	fields := fieldsOf(v.Type())
-	obj := ast.NewObjectWithCapacity(len(fields))
-	for _, f := range fields {
-		fv, ok := fieldByIndex(v, f.index)
-		if !ok {
-			continue // behind a nil embedded pointer: json omits it
+// fieldEncoder is one field of a struct encoder: its json field, key term
+// and the encoder of its type.
+type fieldEncoder struct {
+	field
+	key *ast.Term
+	enc encoder
+}
+
+func structEncoder(t reflect.Type) encoder {
+	var fields []fieldEncoder
+	for _, f := range fieldsOf(t) {
+		fe := fieldEncoder{field: f, key: ast.StringTerm(f.name)}
+		if !f.quoted {
+			fe.enc = encoderOf(t.FieldByIndex(f.index).Type)
 		}
-		if f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
-			continue
-		}
-		var val ast.Value
-		var err error
-		if f.quoted {
-			val, err = viaJSONField(fv)
-		} else {
-			val, err = c.valueOf(fv)
-		}
-		if err != nil {
-			return nil, err
-		}
-		obj.Insert(ast.InternedTerm(f.name), ast.NewTerm(val))
+		fields = append(fields, fe)
 	}
-	return obj, nil
+	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+		obj := ast.NewObjectWithCapacity(len(fields))
+		for i := range fields {
+			f := &fields[i]
+			fv, ok := fieldByIndex(v, f.index)
+			if !ok {
+				continue // behind a nil embedded pointer: json omits it
+			}
+			if f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
+				continue
+			}
+			var val *ast.Term
+			var err error
+			if f.quoted {
+				val, err = viaJSONField(fv)
+			} else {
+				val, err = f.enc(c, fv)
+			}
+			if err != nil {
+				return nil, err
+			}
+			obj.Insert(f.key, val)
+		}
+		return ast.NewTerm(obj), nil
+	}
 }
 
 // viaJSONField converts a field with the ",string" option as json encodes it.
-func viaJSONField(fv reflect.Value) (ast.Value, error) {
+func viaJSONField(fv reflect.Value) (*ast.Term, error) {
 	st := reflect.StructOf([]reflect.StructField{{Name: "X", Type: fv.Type(), Tag: reflect.StructTag(`json:"x,string"`)}})
 	holder := reflect.New(st).Elem()
 	holder.Field(0).Set(fv)
@@ -295,7 +409,7 @@ func viaJSONField(fv reflect.Value) (ast.Value, error) {
 	}
 	if obj, ok := v.(ast.Object); ok {
 		if x := obj.Get(ast.StringTerm("x")); x != nil {
-			return x.Value, nil
+			return x, nil
 		}
 	}
 	return nil, fmt.Errorf("ast: interface conversion: %s with the string option", fv.Type())
