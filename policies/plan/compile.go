@@ -84,6 +84,9 @@ type function struct {
 	// isFunc: a Rego function (it has arguments), for the wording of
 	// conflict errors as the interpreter words them.
 	isFunc bool
+	// skip: the rule bodies to skip once the return local is set
+	// (earlyExit); nil when every block runs.
+	skip []bool
 }
 
 type builtin struct {
@@ -200,6 +203,7 @@ func (c *compiler) compile() (*Program, error) {
 		if err := c.body(fn, f.Blocks); err != nil {
 			return nil, fmt.Errorf("plan: function %s: %w", f.Name, err)
 		}
+		fn.skip = earlyExit(f)
 	}
 	plans := c.policy.Plans.Plans
 	for _, p := range plans {

@@ -160,7 +160,10 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	caller := e.fn
 	e.fn = f
 	var res *ast.Term
-	for _, b := range f.blocks {
+	for i, b := range f.blocks {
+		if f.skip != nil && f.skip[i] && callee[f.ret] != nil {
+			continue // early exit: the value is set and no later rule changes it
+		}
 		r := e.run(callee, b)
 		if r == failed {
 			e.pop(f.nlocals)
