@@ -161,7 +161,7 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	e.fn = f
 	var res *ast.Term
 	for i, b := range f.blocks {
-		if f.skip != nil && f.skip[i] && callee[f.ret] != nil {
+		if i < len(f.skip) && f.skip[i] && callee[f.ret] != nil {
 			continue // early exit: the value is set and no later rule changes it
 		}
 		r := e.run(callee, b)
