@@ -9,6 +9,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 )
 
@@ -17,7 +18,7 @@ func init() {
 	if path == "" {
 		return
 	}
-	f, err := os.Create(path)
+	f, err := os.Create(filepath.Clean(path))
 	if err == nil {
 		err = pprof.StartCPUProfile(f)
 	}
