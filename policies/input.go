@@ -161,13 +161,10 @@ func encoderOf(t reflect.Type) encoder {
 
 func newEncoder(t reflect.Type) encoder {
 	if special(t) {
-		nilable := t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface
-		return func(_ *converter, v reflect.Value) (*ast.Term, error) {
-			if nilable && v.IsNil() {
-				return nullTerm, nil
-			}
-			return viaJSON(v)
+		if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
+			return viaJSONUnlessNil
 		}
+		return func(_ *converter, v reflect.Value) (*ast.Term, error) { return viaJSON(v) }
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -213,12 +210,7 @@ func newEncoder(t reflect.Type) encoder {
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
-			return func(_ *converter, v reflect.Value) (*ast.Term, error) {
-				if v.IsNil() {
-					return nullTerm, nil
-				}
-				return viaJSON(v) // []byte is base64 text
-			}
+			return viaJSONUnlessNil // []byte is base64 text
 		}
 		elem := encoderOf(t.Elem())
 		return func(c *converter, v reflect.Value) (*ast.Term, error) {
@@ -293,18 +285,16 @@ func (c *converter) sliceOf(v reflect.Value, elem encoder) (*ast.Term, error) {
 }
 
 func mapEncoder(t reflect.Type) encoder {
+	// Keys are strings or integers, each as json writes it; any other key
+	// (or one with its own marshaler) goes through json.
 	kt := t.Key()
 	switch kt.Kind() {
-	case reflect.String:
-		if special(kt) {
-			return viaJSONUnlessNil
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		if special(kt) {
-			return viaJSONUnlessNil
-		}
 	default:
+		return viaJSONUnlessNil
+	}
+	if special(kt) {
 		return viaJSONUnlessNil
 	}
 	elem := encoderOf(t.Elem())
@@ -453,18 +443,12 @@ type field struct {
 	tagged    bool
 }
 
-var fieldCache sync.Map // reflect.Type -> []field
-
 // fieldsOf lists the fields encoding/json encodes for a struct type, in
 // its order, with its rules for embedded structs: a field at a shallower
 // depth hides deeper ones of the same name; at the same depth a tagged
-// field wins, and two untagged (or two tagged) fields cancel out.
+// field wins, and two untagged (or two tagged) fields cancel out. It runs
+// once per struct type, when its encoder is built.
 func fieldsOf(t reflect.Type) []field {
-	if f, ok := fieldCache.Load(t); ok {
-		if fields, ok := f.([]field); ok {
-			return fields
-		}
-	}
 	var all []field
 	var walk func(t reflect.Type, index []int, visited map[reflect.Type]bool)
 	walk = func(t reflect.Type, index []int, visited map[reflect.Type]bool) {
@@ -536,7 +520,6 @@ func fieldsOf(t reflect.Type) []field {
 			out = append(out, f)
 		}
 	}
-	fieldCache.Store(t, out)
 	return out
 }
 

@@ -150,23 +150,24 @@ func writesLocal(stmts []ir.Stmt, v ir.Local) bool {
 }
 
 // walkStmts calls f on every statement of stmts and of the blocks nested in
-// them.
+// them (ir.Walk, which knows every statement that holds blocks).
 func walkStmts(stmts []ir.Stmt, f func(ir.Stmt)) {
 	for _, s := range stmts {
-		f(s)
-		switch s := s.(type) {
-		case *ir.BlockStmt:
-			for _, b := range s.Blocks {
-				walkStmts(b.Stmts, f)
-			}
-		case *ir.NotStmt:
-			walkStmts(s.Block.Stmts, f)
-		case *ir.ScanStmt:
-			walkStmts(s.Block.Stmts, f)
-		case *ir.WithStmt:
-			walkStmts(s.Block.Stmts, f)
-		}
+		_ = ir.Walk(stmtVisitor(f), s) // the visitor returns no error
 	}
+}
+
+type stmtVisitor func(ir.Stmt)
+
+func (stmtVisitor) Before(any) {}
+
+func (stmtVisitor) After(any) {}
+
+func (f stmtVisitor) Visit(x any) (ir.Visitor, error) {
+	if s, ok := x.(ir.Stmt); ok {
+		f(s)
+	}
+	return f, nil
 }
 
 // writes reports whether a statement may write local v. A statement kind
