@@ -333,15 +333,15 @@ func (c *converter) mapOf(v reflect.Value, elem encoder) (*ast.Term, error) {
 		items = append(items, kv{key, it.Value()})
 	}
 	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
-	obj := ast.NewObjectWithCapacity(len(items))
-	for _, item := range items {
+	terms := make([][2]*ast.Term, len(items))
+	for i, item := range items {
 		val, err := elem(c, item.val)
 		if err != nil {
 			return nil, err
 		}
-		obj.Insert(c.str(item.key), val)
+		terms[i] = [2]*ast.Term{c.str(item.key), val}
 	}
-	return ast.NewTerm(obj), nil
+	return ast.NewTerm(ast.NewObject(terms...)), nil // the keys are distinct: a map's
 }
 
 // fieldEncoder is one field of a struct encoder: its json field, key term
@@ -362,7 +362,13 @@ func structEncoder(t reflect.Type) encoder {
 		fields = append(fields, fe)
 	}
 	return func(c *converter, v reflect.Value) (*ast.Term, error) {
-		obj := ast.NewObjectWithCapacity(len(fields))
+		// The object is made for the fields present, not for all: most are
+		// omitted when empty, and an object made for more than 8 keys holds
+		// a hash table several times the size of a small one (a third of
+		// the memory of a large cluster's input). NewObject also puts its
+		// entries in one block.
+		var buf [32][2]*ast.Term
+		items := buf[:0]
 		for i := range fields {
 			f := &fields[i]
 			fv, ok := fieldByIndex(v, f.index)
@@ -382,9 +388,9 @@ func structEncoder(t reflect.Type) encoder {
 			if err != nil {
 				return nil, err
 			}
-			obj.Insert(f.key, val)
+			items = append(items, [2]*ast.Term{f.key, val})
 		}
-		return ast.NewTerm(obj), nil
+		return ast.NewTerm(ast.NewObject(items...)), nil
 	}
 }
 
