@@ -93,11 +93,26 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 		})
 	}
 	rep.Summary.UnknownEnvironment = unknownEnvironmentFiles(res.Clusters)
+	// The large clusters, evaluated alone, go last: while one is, the live
+	// heap is then its model and input and the other large clusters'
+	// models, not the whole tree's (the peak of a lint of a monorepo of
+	// copied configs, bench/compare.sh's shared layout). The report keeps
+	// res's order.
+	var alone []int
 	for i, c := range res.Clusters {
 		if len(c.Nodes) > 0 {
 			rep.Summary.Clusters++
 		}
+		if policies.EvaluatedAlone(c) {
+			alone = append(alone, i)
+			continue
+		}
 		res.Clusters[i] = nil // the worker holds the only reference
+		work <- job{i, c}
+	}
+	for _, i := range alone {
+		c := res.Clusters[i]
+		res.Clusters[i] = nil
 		work <- job{i, c}
 	}
 	res.Clusters = nil

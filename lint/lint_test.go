@@ -2,10 +2,13 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kafkalint/kafkalint/baseline"
@@ -36,6 +39,39 @@ func TestEvaluationPanicIsAnError(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(found(*rep), " "), "prod/good/server.properties:6:KFK1001") {
 		t.Errorf("findings %v lack the good cluster's KFK1001", found(*rep))
+	}
+}
+
+// TestLargeClustersLast: the clusters evaluated alone are handed out
+// after the others, and the report keeps the loader's order all the same.
+// (Not parallel: beforeEvaluate is shared.)
+func TestLargeClustersLast(t *testing.T) {
+	var order []string
+	var mu sync.Mutex
+	beforeEvaluate = func(c *loader.Cluster) {
+		mu.Lock()
+		defer mu.Unlock()
+		order = append(order, c.Name)
+	}
+	t.Cleanup(func() { beforeEvaluate = nil })
+	// "a-large" sorts first: 256 brokers of one quorum, one cluster.
+	var srcs []loader.Source
+	for i := range 256 {
+		broker := strings.Replace(cleanBroker, "node.id=4", fmt.Sprintf("node.id=%d", 100+i), 1)
+		srcs = append(srcs, loader.Source{Name: fmt.Sprintf("a-large/b%03d/server.properties", i), Data: []byte(broker)})
+	}
+	for _, dir := range []string{"b-small", "c-small"} {
+		srcs = append(srcs, loader.Source{Name: dir + "/server.properties", Data: []byte(strings.Replace(cleanBroker, "c1.example.com", dir+".example.com", 1))})
+	}
+	rep, err := Run(t.Context(), nil, Options{Sources: srcs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 3 || !strings.HasPrefix(order[2], "a-large") {
+		t.Errorf("evaluated %v, want the large cluster last", order)
+	}
+	if len(rep.Linted) != len(srcs) || !slices.IsSorted(rep.Linted) {
+		t.Errorf("linted %d files, sorted %v; want %d in the loader's (sorted) order", len(rep.Linted), slices.IsSorted(rep.Linted), len(srcs))
 	}
 }
 

@@ -426,7 +426,7 @@ func (e *CustomError) Unwrap() error { return e.Err }
 // only the custom rules fail, the error is a *CustomError and the built-in
 // findings are returned with it.
 func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Finding, error) {
-	isLarge := large(c)
+	isLarge := EvaluatedAlone(c)
 	if isLarge {
 		evalGate.Lock()
 		defer evalGate.Unlock()
@@ -478,7 +478,11 @@ var evalGate sync.RWMutex
 // from which a cluster is evaluated alone.
 const largeCluster = 256
 
-func large(c *loader.Cluster) bool {
+// EvaluatedAlone says whether c is a large cluster, which Evaluate
+// evaluates while no other cluster is (evalGate). A caller evaluating many
+// clusters hands these out last: the models of the others are then
+// garbage by the time a large cluster's input is built.
+func EvaluatedAlone(c *loader.Cluster) bool {
 	return len(c.Nodes)+len(c.Clients)+len(c.MirrorMakers) >= largeCluster
 }
 
