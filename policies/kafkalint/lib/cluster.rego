@@ -121,10 +121,18 @@ nearest(d, i) := near(d.index, d.parties[i].location)
 location_index(locations) := {
 	"all": all,
 	"set": {l | some l in all},
-	"by_file": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": l.file} | some l in all])},
-	"by_dir": {g.value: [all[k] | some k in g.indexes] | some g in _groups([{"value": result.dir(l.file)} | some l in all])},
+	"by_file": {all[start].file: array.slice(all, start, ends[x]) | some x, start in starts},
+	"by_dir": {g.value: [l | some x in g.indexes; some l in array.slice(all, starts[x], ends[x])] |
+		some g in _groups([{"value": result.dir(all[start].file)} | some start in starts])
+	},
 } if {
 	all := [r[3] | some r in sort({[l.file, l.line, object.get(l, "column", 0), l] | some l in locations})]
+
+	# all is in path order, so each file's locations are one run of it,
+	# [starts[x], ends[x]): the lists per file need no sort, and those per
+	# directory group runs (a directory per file, not per location).
+	starts := [k | some k, l in all; not all[k - 1].file == l.file]
+	ends := array.concat(array.slice(starts, 1, count(starts)), [count(all)])
 }
 
 # near selects, as result.nearest does, from an index's locations but own

@@ -71,8 +71,12 @@ _distance(own_file, own_dir, file) := 2 if {
 	dir(file) != own_dir
 }
 
-# dir is the directory of a slash path ("" for a file at the root).
-dir(file) := concat("/", array.slice(parts, 0, count(parts) - 1)) if parts := split(file, "/")
+# dir is the directory of a slash path ("" for a file at the root): what
+# precedes its last slash (two builtins, not split's array and a concat:
+# the rules ask for the directory of every related location).
+dir(file) := substring(file, 0, max(indexof_n(file, "/")))
+
+dir(file) := "" if not contains(file, "/")
 
 # names_cap is the most file (or other) names a message lists before it
 # says how many more there are.

@@ -57,6 +57,31 @@ test_near_over_an_index_selects_the_same if {
 	cluster.near(with_own, own) == _expected
 }
 
+test_location_index_lists_per_file_and_directory if {
+	# In path order a/b/ sorts between a/b.properties and a/c.properties:
+	# a directory's files need not be neighbours.
+	index := cluster.location_index({
+		_loc("a/c.properties", 1), _loc("a/b/c.properties", 2), _loc("a/b.properties", 3),
+		_loc("a/b.properties", 1), _loc("x.properties", 1),
+	})
+	index.all == [
+		_loc("a/b.properties", 1), _loc("a/b.properties", 3), _loc("a/b/c.properties", 2),
+		_loc("a/c.properties", 1), _loc("x.properties", 1),
+	]
+	index.by_file == {
+		"a/b.properties": [_loc("a/b.properties", 1), _loc("a/b.properties", 3)],
+		"a/b/c.properties": [_loc("a/b/c.properties", 2)],
+		"a/c.properties": [_loc("a/c.properties", 1)],
+		"x.properties": [_loc("x.properties", 1)],
+	}
+	index.by_dir == {
+		"a": [_loc("a/b.properties", 1), _loc("a/b.properties", 3), _loc("a/c.properties", 1)],
+		"a/b": [_loc("a/b/c.properties", 2)],
+		"": [_loc("x.properties", 1)],
+	}
+	cluster.location_index([]) == {"all": [], "set": set(), "by_file": {}, "by_dir": {}}
+}
+
 test_near_reads_past_a_crowded_file_and_directory if {
 	# 12 others in own's file: the cap is filled from it alone.
 	crowded := [_loc("a/x.properties", n) | some n in numbers.range(1, 13)]
@@ -97,6 +122,13 @@ test_names_except_leaves_out_one_occurrence if {
 test_dir_of_a_path if {
 	result.dir("a/b/c.properties") == "a/b"
 	result.dir("c.properties") == ""
+	result.dir("/etc/kafka/server.properties") == "/etc/kafka"
+	result.dir("a//b.properties") == "a/"
+	result.dir("a/") == "a"
+	result.dir("") == ""
+
+	# rune positions, not bytes
+	result.dir("dépôt/kafka/ü.properties") == "dépôt/kafka"
 }
 
 # explain keeps the finding and adds its own why and fix.

@@ -321,13 +321,18 @@ _authorizer_text(value) := trim_space(value) if trim_space(value) != ""
 # _from is a party whose value is a setting's.
 _from(setting, value, shown_value) := {
 	"value": value,
-	"text": sprintf("%s=%s", [setting.key, shown_value]),
-	"shown": sprintf("%s=%s%s", [setting.key, shown_value, settings.default_note(setting)]),
-	"brief": sprintf("%s=%s%s", [setting.key, shown_value, settings.default_note(setting)]),
+	"text": text,
+	"shown": shown,
+	"brief": shown,
 	"short": shown_value,
 	"excess": _excess(setting, shown_value),
 	"setting": setting,
 	"location": setting.location,
+} if {
+	# Every party of a cluster is built, findings or not: concat, not
+	# sprintf (shown_value is a string), and the text built once.
+	text := concat("=", [setting.key, shown_value])
+	shown := concat("", [text, settings.default_note(setting)])
 }
 
 # _excess is how many characters of a value the engine cuts from a
@@ -342,13 +347,15 @@ _excess(setting, shown_value) := count(shown_value) - 61 if {
 # anchored at the setting that decides it.
 _derived(anchor, value, shown_value, label) := {
 	"value": value,
-	"text": sprintf("%s %s", [label, shown_value]),
-	"shown": sprintf("%s %s (from %s)", [label, shown_value, anchor.key]),
-	"brief": sprintf("%s %s", [label, shown_value]),
+	"text": text,
+	"shown": concat("", [text, " (from ", anchor.key, ")"]),
+	"brief": text,
 	"short": shown_value,
 	"excess": 0,
 	"setting": anchor,
 	"location": anchor.location,
+} if {
+	text := concat(" ", [label, shown_value])
 }
 
 # The controller listener's protocol is decided by an explicit
