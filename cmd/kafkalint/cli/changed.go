@@ -15,27 +15,61 @@ import (
 	"github.com/kafkalint/kafkalint/report"
 )
 
+// realPaths resolves display paths (relative to the working directory, or
+// absolute) as baseline.RealPath does, each distinct one once: a run
+// matches every finding's file and related locations, and every linted
+// file, against its PATH arguments, the same few thousand paths over and
+// over (and each resolution is a system call per path component).
+type realPaths map[string]string
+
+func (r realPaths) of(display string) string {
+	real, ok := r[display]
+	if !ok {
+		real = baseline.RealPath(display)
+		r[display] = real
+	}
+	return real
+}
+
+// ancestors calls f with p and each directory above it, nearest first,
+// until f returns false or the root was given.
+func ancestors(p string, f func(string) bool) {
+	for f(p) {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return
+		}
+		p = parent
+	}
+}
+
 // pathFilter keeps the findings anchored in, or related to, one of its
 // paths (absolute, symlinks resolved; a directory keeps everything under
 // it). nil means no filter; an empty non-nil filter keeps nothing.
-type pathFilter []string
+type pathFilter struct {
+	paths map[string]bool
+	real  realPaths
+}
 
-// match reports whether a display path (relative to the working directory,
-// or absolute) is one of the filter's paths or under one.
-func (p pathFilter) match(display string) bool {
-	abs := baseline.RealPath(display)
-	for _, q := range p {
-		if abs == q || strings.HasPrefix(abs, q+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
+func newPathFilter(real realPaths) *pathFilter {
+	return &pathFilter{paths: map[string]bool{}, real: real}
+}
+
+// match reports whether a display path is one of the filter's paths or
+// under one: a lookup per directory above it, whatever the number of paths.
+func (p *pathFilter) match(display string) bool {
+	found := false
+	ancestors(p.real.of(display), func(q string) bool {
+		found = p.paths[q]
+		return !found
+	})
+	return found
 }
 
 // keeps reports whether a finding touches the filter's paths: its own file
 // or any related location (a cross-file finding about a changed file is
 // reported even when anchored in an unchanged one).
-func (p pathFilter) keeps(f report.Finding) bool {
+func (p *pathFilter) keeps(f report.Finding) bool {
 	if p.match(f.File) {
 		return true
 	}
@@ -45,7 +79,7 @@ func (p pathFilter) keeps(f report.Finding) bool {
 // apply drops the findings (reported and suppressed) the filter does not
 // keep and counts the reported ones dropped in the summary's Filtered, so
 // that a run with everything filtered out does not look clean.
-func (p pathFilter) apply(rep *report.Report) {
+func (p *pathFilter) apply(rep *report.Report) {
 	drop := func(f report.Finding) bool { return !p.keeps(f) }
 	n := len(rep.Findings)
 	rep.Findings = slices.DeleteFunc(rep.Findings, drop)
@@ -54,20 +88,20 @@ func (p pathFilter) apply(rep *report.Report) {
 }
 
 // existingPaths is the filter for --context's PATH arguments; each must exist.
-func existingPaths(args []string) (pathFilter, error) {
-	out := pathFilter{}
+func existingPaths(args []string, real realPaths) (*pathFilter, error) {
+	out := newPathFilter(real)
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil {
 			return nil, usageError("%s: %v", a, errors.Unwrap(err))
 		}
-		out = append(out, baseline.RealPath(a))
+		out.paths[real.of(a)] = true
 	}
 	return out, nil
 }
 
 // gitChanged lists the files that differ between rev and the working tree
 // (committed, staged or not) plus untracked files that are not ignored.
-func gitChanged(ctx context.Context, rev string) (pathFilter, error) {
+func gitChanged(ctx context.Context, rev string, real realPaths) (*pathFilter, error) {
 	top, err := git(ctx, "", "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
@@ -84,10 +118,10 @@ func gitChanged(ctx context.Context, rev string) (pathFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := pathFilter{}
+	out := newPathFilter(real)
 	for _, name := range bytes.Split(append(diff, untracked...), []byte{0}) {
 		if len(name) > 0 {
-			out = append(out, baseline.RealPath(filepath.Join(topDir, filepath.FromSlash(string(name)))))
+			out.paths[real.of(filepath.Join(topDir, filepath.FromSlash(string(name))))] = true
 		}
 	}
 	return out, nil

@@ -135,7 +135,7 @@ func TestContext(t *testing.T) {
 func TestPathFilterKeepsRelatedFindings(t *testing.T) {
 	t.Chdir(t.TempDir())
 	writeFile(t, "a/server.properties", "")
-	keep, err := existingPaths([]string{"a/server.properties"})
+	keep, err := existingPaths([]string{"a/server.properties"}, realPaths{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestPathFilterKeepsRelatedFindings(t *testing.T) {
 	if !keep.keeps(anchoredElsewhere) || keep.keeps(unrelated) || !keep.keeps(report.Finding{File: "./a/server.properties"}) {
 		t.Error("pathFilter must keep findings anchored in or related to its files, and only those")
 	}
-	if (pathFilter{}).keeps(anchoredElsewhere) {
+	if newPathFilter(realPaths{}).keeps(anchoredElsewhere) {
 		t.Error("an empty filter (nothing changed) must keep nothing")
 	}
 }

@@ -123,16 +123,17 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 		return err
 	}
 	// With --context the PATH arguments only select what is reported.
-	loadPaths, only := args, pathFilter(nil)
+	real := realPaths{}
+	loadPaths, only := args, (*pathFilter)(nil)
 	if len(st.contexts) > 0 {
 		loadPaths = st.contexts
-		if only, err = existingPaths(args); err != nil {
+		if only, err = existingPaths(args, real); err != nil {
 			return err
 		}
 	}
-	var changed pathFilter
+	var changed *pathFilter
 	if st.newFromRev != "" {
-		if changed, err = gitChanged(ctx, st.newFromRev); err != nil {
+		if changed, err = gitChanged(ctx, st.newFromRev, real); err != nil {
 			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
 		}
 	}
@@ -171,11 +172,11 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return &exitError{code: ExitError, err: err}
 		}
 	}
-	empty := emptyPaths(loadPaths, rep)
+	empty := emptyPaths(loadPaths, rep, real)
 	for _, p := range empty {
 		fmt.Fprintf(s.Err, "kafkalint: no Kafka configuration found in %s\n", report.OneLine(p))
 	}
-	for _, keep := range []pathFilter{only, changed} {
+	for _, keep := range []*pathFilter{only, changed} {
 		if keep != nil {
 			keep.apply(rep)
 			rep.Linted = slices.DeleteFunc(rep.Linted, func(f string) bool { return !keep.match(f) })
@@ -197,12 +198,26 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 // emptyPaths are the paths under which no file was linted or failed to
 // load: they hold no Kafka configuration, which a clean summary alone
 // would not reveal (a mistyped directory in CI lints nothing and passes).
-func emptyPaths(paths []string, rep *report.Report) []string {
+func emptyPaths(paths []string, rep *report.Report, real realPaths) []string {
+	// Every directory holding a linted file or a load error, each marked
+	// once: a lookup per PATH argument (pre-commit passes thousands).
+	covered := map[string]bool{}
+	mark := func(display string) {
+		ancestors(real.of(display), func(q string) bool {
+			seen := covered[q]
+			covered[q] = true
+			return !seen // its parents are marked already
+		})
+	}
+	for _, f := range rep.Linted {
+		mark(f)
+	}
+	for _, e := range rep.Errors {
+		mark(e.File)
+	}
 	var out []string
 	for _, p := range paths {
-		under := pathFilter{baseline.RealPath(p)}
-		if !slices.ContainsFunc(rep.Linted, under.match) &&
-			!slices.ContainsFunc(rep.Errors, func(e report.LoadError) bool { return under.match(e.File) }) {
+		if !covered[real.of(p)] {
 			out = append(out, p)
 		}
 	}
