@@ -116,15 +116,16 @@ related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
 nearest(d, i) := near(d.index, d.parties[i].location)
 
 # location_index sorts a list of locations once for near: all of them by
-# path order (file, line, column), without repeats, and the same lists per
-# file and per directory.
+# path order (file, line, column), without repeats, the same lists per file
+# and per directory, and each file's directory.
 location_index(locations) := {
 	"all": all,
 	"set": {l | some l in all},
 	"by_file": {all[start].file: array.slice(all, start, ends[x]) | some x, start in starts},
 	"by_dir": {g.value: [l | some x in g.indexes; some l in array.slice(all, starts[x], ends[x])] |
-		some g in _groups([{"value": result.dir(all[start].file)} | some start in starts])
+		some g in _groups([{"value": dirs[all[start].file]} | some start in starts])
 	},
+	"dirs": dirs,
 } if {
 	all := [r[3] | some r in sort({[l.file, l.line, object.get(l, "column", 0), l] | some l in locations})]
 
@@ -133,6 +134,7 @@ location_index(locations) := {
 	# directory group runs (a directory per file, not per location).
 	starts := [k | some k, l in all; not all[k - 1].file == l.file]
 	ends := array.concat(array.slice(starts, 1, count(starts)), [count(all)])
+	dirs := {all[start].file: result.dir(all[start].file) | some start in starts}
 }
 
 # near selects, as result.nearest does, from an index's locations but own
@@ -149,7 +151,7 @@ near(index, own) := {"related": picked, "omitted": total - count(picked)} if {
 	n2 := c - count(p1)
 	p2 := array.slice([l | some l in array.slice(same_dir, 0, (n2 + count(same_file)) * to_number(n2 > 0)); l.file != own.file], 0, n2)
 	n3 := n2 - count(p2)
-	p3 := array.slice([l | some l in array.slice(index.all, 0, (n3 + count(same_dir)) * to_number(n3 > 0)); result.dir(l.file) != own_dir], 0, n3)
+	p3 := array.slice([l | some l in array.slice(index.all, 0, (n3 + count(same_dir)) * to_number(n3 > 0)); index.dirs[l.file] != own_dir], 0, n3)
 	picked := array.concat(array.concat(p1, p2), p3)
 }
 

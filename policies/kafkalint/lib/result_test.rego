@@ -79,7 +79,8 @@ test_location_index_lists_per_file_and_directory if {
 		"a/b": [_loc("a/b/c.properties", 2)],
 		"": [_loc("x.properties", 1)],
 	}
-	cluster.location_index([]) == {"all": [], "set": set(), "by_file": {}, "by_dir": {}}
+	index.dirs == {"a/b.properties": "a", "a/b/c.properties": "a/b", "a/c.properties": "a", "x.properties": ""}
+	cluster.location_index([]) == {"all": [], "set": set(), "by_file": {}, "by_dir": {}, "dirs": {}}
 }
 
 test_near_reads_past_a_crowded_file_and_directory if {
