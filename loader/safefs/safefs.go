@@ -199,10 +199,23 @@ func readOpen(name string, f *os.File, limitBytes int64) ([]byte, error) {
 		return nil, tooLarge(name, limitBytes)
 	}
 	// The size can grow while reading (or lie, as /proc files do): read
-	// one byte past the limit to tell.
-	data, err := io.ReadAll(io.LimitReader(f, limitBytes+1))
-	if err != nil {
-		return nil, err
+	// one byte past the limit to tell. The buffer starts at the size stat
+	// gave plus that byte (one allocation for a file that keeps its size,
+	// where io.ReadAll grows one from 512 bytes), as os.ReadFile does.
+	r := io.LimitReader(f, limitBytes+1)
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > limitBytes {
 		return nil, tooLarge(name, limitBytes)

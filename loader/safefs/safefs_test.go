@@ -1,6 +1,7 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -156,6 +157,19 @@ func TestReadOpenLimitsUnsizedFiles(t *testing.T) {
 	defer f.Close()
 	if _, err := readOpen("status", f, 8); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("unsized file over the limit: %v", err)
+	}
+	// Within the limit it is read whole, past the size stat gave.
+	want, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil || len(want) == 0 {
+		t.Skipf("no /proc/self/cmdline: %v", err)
+	}
+	g, err := os.Open("/proc/self/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if got, err := readOpen("cmdline", g, 1<<20); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("unsized file within the limit: %q, %v; want %q", got, err, want)
 	}
 }
 
