@@ -23,12 +23,12 @@ import (
 type realPaths map[string]string
 
 func (r realPaths) of(display string) string {
-	real, ok := r[display]
+	resolved, ok := r[display]
 	if !ok {
-		real = baseline.RealPath(display)
-		r[display] = real
+		resolved = baseline.RealPath(display)
+		r[display] = resolved
 	}
-	return real
+	return resolved
 }
 
 // ancestors calls f with p and each directory above it, nearest first,
@@ -47,19 +47,19 @@ func ancestors(p string, f func(string) bool) {
 // paths (absolute, symlinks resolved; a directory keeps everything under
 // it). nil means no filter; an empty non-nil filter keeps nothing.
 type pathFilter struct {
-	paths map[string]bool
-	real  realPaths
+	paths    map[string]bool
+	resolved realPaths
 }
 
-func newPathFilter(real realPaths) *pathFilter {
-	return &pathFilter{paths: map[string]bool{}, real: real}
+func newPathFilter(resolved realPaths) *pathFilter {
+	return &pathFilter{paths: map[string]bool{}, resolved: resolved}
 }
 
 // match reports whether a display path is one of the filter's paths or
 // under one: a lookup per directory above it, whatever the number of paths.
 func (p *pathFilter) match(display string) bool {
 	found := false
-	ancestors(p.real.of(display), func(q string) bool {
+	ancestors(p.resolved.of(display), func(q string) bool {
 		found = p.paths[q]
 		return !found
 	})
@@ -88,20 +88,20 @@ func (p *pathFilter) apply(rep *report.Report) {
 }
 
 // existingPaths is the filter for --context's PATH arguments; each must exist.
-func existingPaths(args []string, real realPaths) (*pathFilter, error) {
-	out := newPathFilter(real)
+func existingPaths(args []string, resolved realPaths) (*pathFilter, error) {
+	out := newPathFilter(resolved)
 	for _, a := range args {
 		if _, err := os.Stat(a); err != nil {
 			return nil, usageError("%s: %v", a, errors.Unwrap(err))
 		}
-		out.paths[real.of(a)] = true
+		out.paths[resolved.of(a)] = true
 	}
 	return out, nil
 }
 
 // gitChanged lists the files that differ between rev and the working tree
 // (committed, staged or not) plus untracked files that are not ignored.
-func gitChanged(ctx context.Context, rev string, real realPaths) (*pathFilter, error) {
+func gitChanged(ctx context.Context, rev string, resolved realPaths) (*pathFilter, error) {
 	top, err := git(ctx, "", "rev-parse", "--show-toplevel")
 	if err != nil {
 		return nil, err
@@ -118,10 +118,10 @@ func gitChanged(ctx context.Context, rev string, real realPaths) (*pathFilter, e
 	if err != nil {
 		return nil, err
 	}
-	out := newPathFilter(real)
+	out := newPathFilter(resolved)
 	for _, name := range bytes.Split(append(diff, untracked...), []byte{0}) {
 		if len(name) > 0 {
-			out.paths[real.of(filepath.Join(topDir, filepath.FromSlash(string(name))))] = true
+			out.paths[resolved.of(filepath.Join(topDir, filepath.FromSlash(string(name))))] = true
 		}
 	}
 	return out, nil

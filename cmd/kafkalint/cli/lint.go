@@ -123,17 +123,17 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 		return err
 	}
 	// With --context the PATH arguments only select what is reported.
-	real := realPaths{}
+	resolved := realPaths{}
 	loadPaths, only := args, (*pathFilter)(nil)
 	if len(st.contexts) > 0 {
 		loadPaths = st.contexts
-		if only, err = existingPaths(args, real); err != nil {
+		if only, err = existingPaths(args, resolved); err != nil {
 			return err
 		}
 	}
 	var changed *pathFilter
 	if st.newFromRev != "" {
-		if changed, err = gitChanged(ctx, st.newFromRev, real); err != nil {
+		if changed, err = gitChanged(ctx, st.newFromRev, resolved); err != nil {
 			return usageError("--new-from-rev %s: %v", st.newFromRev, err)
 		}
 	}
@@ -172,7 +172,7 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 			return &exitError{code: ExitError, err: err}
 		}
 	}
-	empty := emptyPaths(loadPaths, rep, real)
+	empty := emptyPaths(loadPaths, rep, resolved)
 	for _, p := range empty {
 		fmt.Fprintf(s.Err, "kafkalint: no Kafka configuration found in %s\n", report.OneLine(p))
 	}
@@ -198,12 +198,12 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 // emptyPaths are the paths under which no file was linted or failed to
 // load: they hold no Kafka configuration, which a clean summary alone
 // would not reveal (a mistyped directory in CI lints nothing and passes).
-func emptyPaths(paths []string, rep *report.Report, real realPaths) []string {
+func emptyPaths(paths []string, rep *report.Report, resolved realPaths) []string {
 	// Every directory holding a linted file or a load error, each marked
 	// once: a lookup per PATH argument (pre-commit passes thousands).
 	covered := map[string]bool{}
 	mark := func(display string) {
-		ancestors(real.of(display), func(q string) bool {
+		ancestors(resolved.of(display), func(q string) bool {
 			seen := covered[q]
 			covered[q] = true
 			return !seen // its parents are marked already
@@ -217,7 +217,7 @@ func emptyPaths(paths []string, rep *report.Report, real realPaths) []string {
 	}
 	var out []string
 	for _, p := range paths {
-		if !covered[real.of(p)] {
+		if !covered[resolved.of(p)] {
 			out = append(out, p)
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kafkalint/kafkalint/report"
 	"github.com/spf13/cobra"
+
+	"github.com/kafkalint/kafkalint/report"
 )
 
 // TestLintWithoutPath: `kafkalint lint` lints the working directory.
