@@ -81,7 +81,7 @@ groups(parties) := _groups(parties)
 # and cuts the sorted list into runs of one value.
 # (No helper function is called per element: in OPA 1.22 a call whose
 # arguments include the list costs time in the list's size.)
-_groups(parties) := [{"value": pairs[start][0], "indexes": [pairs[k][1] | some k in numbers.range(start, ends[x] - 1)]} |
+_groups(parties) := [{"value": pairs[start][0], "indexes": [pair[1] | some pair in array.slice(pairs, start, ends[x])]} |
 	some x, start in starts
 ] if {
 	pairs := sort([[p.value, i] | some i, p in parties])
