@@ -18,6 +18,7 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -199,24 +200,15 @@ func readOpen(name string, f *os.File, limitBytes int64) ([]byte, error) {
 		return nil, tooLarge(name, limitBytes)
 	}
 	// The size can grow while reading (or lie, as /proc files do): read
-	// one byte past the limit to tell. The buffer starts at the size stat
-	// gave plus that byte (one allocation for a file that keeps its size,
-	// where io.ReadAll grows one from 512 bytes), as os.ReadFile does.
-	r := io.LimitReader(f, limitBytes+1)
-	data := make([]byte, 0, info.Size()+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	// one byte past the limit to tell. Room for the size stat gave and one
+	// read more makes a file that keeps its size one allocation (io.ReadAll
+	// grows a buffer from 512 bytes).
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, limitBytes+1)); err != nil {
+		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limitBytes {
 		return nil, tooLarge(name, limitBytes)
 	}
