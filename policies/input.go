@@ -58,9 +58,16 @@ func toValue(x any) (ast.Value, error) {
 // costs k terms (plus k² hash slots), not k² terms. A string value (file
 // paths, sources, types: most strings of a cluster repeat) is one term per
 // conversion; terms are immutable, so sharing them is safe.
+//
+// Likewise a flat struct (scalarStruct: a location, most often) is one
+// term per distinct value per conversion: a large cluster's settings,
+// listeners and voters name the same file:line over and over (72,000
+// locations, 38,000 distinct, in bench/compare.sh's largest cluster), and
+// an ast object costs some 450 bytes.
 type converter struct {
 	shared  map[sliceID][]*ast.Term
 	strings map[string]*ast.Term
+	flat    map[any]*ast.Term
 }
 
 // sliceID names a slice's backing array: two slices with the same first
@@ -361,7 +368,7 @@ func structEncoder(t reflect.Type) encoder {
 		}
 		fields = append(fields, fe)
 	}
-	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+	enc := func(c *converter, v reflect.Value) (*ast.Term, error) {
 		// The object is made for the fields present, not for all: most are
 		// omitted when empty, and an object made for more than 8 keys holds
 		// a hash table several times the size of a small one (a third of
@@ -392,6 +399,47 @@ func structEncoder(t reflect.Type) encoder {
 		}
 		return ast.NewTerm(ast.NewObject(items...)), nil
 	}
+	if !scalarStruct(t) {
+		return enc
+	}
+	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+		if !v.CanInterface() {
+			return enc(c, v)
+		}
+		k := v.Interface()
+		if t, ok := c.flat[k]; ok {
+			return t, nil
+		}
+		t, err := enc(c, v)
+		if err != nil {
+			return nil, err
+		}
+		if c.flat == nil {
+			c.flat = map[any]*ast.Term{}
+		}
+		c.flat[k] = t
+		return t, nil
+	}
+}
+
+// scalarStruct reports a struct whose fields are all booleans, integers
+// or strings, none of them special or embedded: equal values (==) of it
+// encode to equal JSON. Floats are left out, since 0.0 == -0.0 but json
+// writes them differently.
+func scalarStruct(t reflect.Type) bool {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous || special(f.Type) {
+			return false
+		}
+		switch f.Type.Kind() {
+		case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		default:
+			return false
+		}
+	}
+	return t.NumField() > 0
 }
 
 // viaJSONField converts a field with the ",string" option as json encodes it.

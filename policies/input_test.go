@@ -418,3 +418,38 @@ func convert(v any, out any) error {
 	}
 	return json.Unmarshal(b, out)
 }
+
+// TestInputSharesEqualLocations: equal flat structs (a location written
+// on one line and named by a setting, its listeners and its voters) are
+// one term per conversion; different ones are not, and a struct holding a
+// float is converted each time (0.0 == -0.0, but json writes them apart).
+func TestInputSharesEqualLocations(t *testing.T) {
+	type withFloat struct {
+		F float64 `json:"f"`
+	}
+	type model struct {
+		Locs   []loader.Location `json:"locs"`
+		Floats []withFloat       `json:"floats"`
+	}
+	at := func(line int) loader.Location { return loader.Location{File: "a.properties", Line: line, Column: 1} }
+	m := model{
+		Locs:   []loader.Location{at(3), at(3), at(4), {File: "b.properties", Line: 3, Column: 1}},
+		Floats: []withFloat{{0}, {math.Copysign(0, -1)}},
+	}
+	sameValue(t, "locations", m)
+	v, err := toValue(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locs := v.(ast.Object).Get(ast.StringTerm("locs")).Value.(*ast.Array)
+	if locs.Elem(0) != locs.Elem(1) {
+		t.Error("two equal locations are two terms")
+	}
+	if locs.Elem(0) == locs.Elem(2) || locs.Elem(0) == locs.Elem(3) {
+		t.Error("different locations share a term")
+	}
+	floats := v.(ast.Object).Get(ast.StringTerm("floats")).Value.(*ast.Array)
+	if floats.Elem(0) == floats.Elem(1) {
+		t.Error("0.0 and -0.0 share a term")
+	}
+}
