@@ -92,6 +92,7 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 	}
 	lo := opts.Load
 	lo.DefaultKeys = engine.DefaultKeys()
+	lo.TypeLater = true // evaluate types each cluster as it evaluates it
 	var res *loader.Result
 	var err error
 	if opts.Sources != nil {
@@ -148,7 +149,10 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 	return rep, nil
 }
 
-var gcPause sync.Mutex // see Compile
+// gcSetting serializes the runs' changes to the collector's setting
+// (Compile's pause, a large cluster's tighter target in evaluate), so that
+// concurrent runs restore them in order.
+var gcSetting sync.Mutex
 
 // Compile builds the engine of a run: the built-in rules plus the custom
 // policies and parameters of opts (docs/custom-policies.md).
@@ -161,8 +165,8 @@ func Compile(ctx context.Context, opts policies.Options) (*policies.Engine, erro
 		// data have no such bound, so with them the collector runs as usual.
 		// The lock keeps concurrent runs (tests) from restoring each
 		// other's setting out of order.
-		gcPause.Lock()
-		defer gcPause.Unlock()
+		gcSetting.Lock()
+		defer gcSetting.Unlock()
 		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	}
 	return policies.Load(ctx, opts)

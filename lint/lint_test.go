@@ -171,3 +171,22 @@ func TestCompileRestoresGC(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluatingLargeTightensAndRestoresGC: while a large cluster is
+// evaluated the collector's target is largeGCPercent of the one in force
+// (GOGC=off stays off), and it is restored afterwards.
+// (Not parallel: the collector's setting is the process's.)
+func TestEvaluatingLargeTightensAndRestoresGC(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(orig) })
+	for _, tc := range []struct{ set, during int }{{100, largeGCPercent}, {200, 2 * largeGCPercent}, {-1, -1}, {1, 1}} {
+		debug.SetGCPercent(tc.set)
+		done := evaluatingLarge()
+		during := debug.SetGCPercent(tc.during)
+		done()
+		after := debug.SetGCPercent(tc.set)
+		if during != tc.during || after != tc.set {
+			t.Errorf("GOGC %d: %d while a large cluster is evaluated (want %d), %d after", tc.set, during, tc.during, after)
+		}
+	}
+}

@@ -248,10 +248,14 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		WholeConfiguration: r.wholeConfiguration(),
 		Duplicates:         nonNil(r.Duplicates),
 	})
+	version := c.KafkaVersion
 	switch r.Kind {
 	case KindNode:
-		r.node.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Broker}, opts.DefaultKeys[catalog.Broker])
-		c.Nodes = append(c.Nodes, r.node)
+		n := r.node
+		c.typeSettings(opts, func() {
+			n.Settings = typedSettings(r, version, []string{catalog.Broker}, opts.DefaultKeys[catalog.Broker])
+		})
+		c.Nodes = append(c.Nodes, n)
 	case KindClient:
 		scopes := clientScopes(r.ClientKind)
 		cl := &Client{File: r.File, Environment: r.env, Loc: r.Loc, Kind: r.ClientKind, BootstrapServers: []Endpoint{}}
@@ -267,16 +271,16 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		if r.ClientKind != "client" { // a file mixing roles gets no guessed defaults
 			defaults = opts.DefaultKeys[scopes[0]]
 		}
-		cl.Settings = typedSettings(r, c.KafkaVersion, scopes, defaults)
+		c.typeSettings(opts, func() { cl.Settings = typedSettings(r, version, scopes, defaults) })
 		c.Clients = append(c.Clients, cl)
 	case KindMeta:
-		c.Meta = append(c.Meta, &MetaProperties{File: r.File, Environment: r.env, NodeFile: r.metaNode, Settings: typedSettings(r, c.KafkaVersion, nil, nil)})
+		c.Meta = append(c.Meta, &MetaProperties{File: r.File, Environment: r.env, NodeFile: r.metaNode, Settings: typedSettings(r, version, nil, nil)})
 	case KindMirrorMaker:
 		mm := &MirrorMaker{File: r.File, Environment: r.env, Clusters: []string{}}
 		if s, ok := r.get("clusters"); ok {
 			mm.Clusters = splitList(s.Value)
 		}
-		mm.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Mirror}, opts.DefaultKeys[catalog.Mirror])
+		mm.Settings = typedSettings(r, version, []string{catalog.Mirror}, opts.DefaultKeys[catalog.Mirror])
 		buildMirror(mm, r)
 		c.MirrorMakers = append(c.MirrorMakers, mm)
 	case KindTopic:
@@ -285,9 +289,21 @@ func addRecord(c *Cluster, r *Doc, opts Options) {
 		if t.Loc.File == "" {
 			t.Loc = r.Loc
 		}
-		t.Settings = typedSettings(r, c.KafkaVersion, []string{catalog.Topic}, nil)
+		t.Settings = typedSettings(r, version, []string{catalog.Topic}, nil)
 		c.Topics = append(c.Topics, t)
 	}
+}
+
+// typeSettings runs typeIt, which types a unit's settings, now or, with
+// Options.TypeLater, when the cluster is typed (Cluster.Type). Nodes and
+// clients are most of a tree's settings; the other units are typed now,
+// since building them reads their typed settings (buildMirror).
+func (c *Cluster) typeSettings(opts Options, typeIt func()) {
+	if opts.TypeLater {
+		c.untyped = append(c.untyped, typeIt)
+		return
+	}
+	typeIt()
 }
 
 func nonNil[T any](s []T) []T {

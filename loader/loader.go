@@ -61,6 +61,13 @@ type Options struct {
 	// Terraform file()) are read from it, confined to it as Load's are.
 	// "" = nothing beside a source exists.
 	SourceRoot string
+	// TypeLater leaves the settings of the clusters' nodes and clients
+	// untyped (nil) until Cluster.Type is called. A caller evaluating
+	// one cluster at a time types each as it evaluates it, so that the
+	// typed settings (with Kafka's defaults, twice the memory of what the
+	// files write) exist only for the clusters in flight, not for the
+	// whole tree at once.
+	TypeLater bool
 }
 
 // Error is a file that could not be read or parsed, at the place that

@@ -329,6 +329,19 @@ type Cluster struct {
 	Meta            []*MetaProperties `json:"meta"`
 	MirrorMakers    []*MirrorMaker    `json:"mirror_makers"`
 	Topics          []*Topic          `json:"topics"`
+
+	// untyped types the settings left untyped (Options.TypeLater).
+	untyped []func()
+}
+
+// Type types the settings of the cluster's nodes and clients, which a
+// load with Options.TypeLater leaves untyped; otherwise, and once done,
+// it does nothing.
+func (c *Cluster) Type() {
+	for _, f := range c.untyped {
+		f()
+	}
+	c.untyped = nil
 }
 
 // Count is a number a source states for certain (a broker count, a version),

@@ -202,13 +202,9 @@ func wordChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || c == '/' || c >= 0x80
 }
 
-// redactFindings rewrites the texts (message, why, fix) of the findings
-// of cluster c.
-func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
-	if len(fs) == 0 {
-		return fs
-	}
-	r := newRedactor(c)
+// findings rewrites the texts (message, why, fix) of a cluster's findings;
+// a nil redactor (nothing to redact) leaves them as they are.
+func (r *redactor) findings(fs []report.Finding) []report.Finding {
 	if r == nil {
 		return fs
 	}
@@ -218,14 +214,4 @@ func redactFindings(c *loader.Cluster, fs []report.Finding) []report.Finding {
 		fs[i].Fix = r.replace(fs[i].Fix)
 	}
 	return fs
-}
-
-// RedactText rewrites the text of an evaluation error of cluster c (a
-// policy's runtime error may quote an operand) as its messages are: it
-// never quotes a sensitive value, nor a long one in full.
-func RedactText(c *loader.Cluster, msg string) string {
-	if r := newRedactor(c); r != nil {
-		return r.replace(msg)
-	}
-	return msg
 }
