@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -163,22 +162,14 @@ const largeGCPercent = 85
 // evaluatingLarge waits until no other large cluster is typed or
 // evaluated (it would wait for the engine's gate anyway, holding its typed
 // model meanwhile: policies.EvaluatedAlone) and tightens the collector's
-// target; the function it returns undoes both.
+// target (GOGC=off stays off); the function it returns undoes both.
 func evaluatingLarge() (done func()) {
-	gcSetting.Lock()
-	// Not SetGCPercent(-1) to read the setting: that waits for a
-	// collection under way to finish.
-	prev := debug.SetGCPercent(largeGCPercent)
-	switch {
-	case prev < 0:
-		debug.SetGCPercent(prev) // GOGC=off stays off
-	case prev != 100:
-		debug.SetGCPercent(max(prev*largeGCPercent/100, 1))
-	}
-	return func() {
-		debug.SetGCPercent(prev)
-		gcSetting.Unlock()
-	}
+	return setGCPercent(func(prev int) int {
+		if prev < 0 {
+			return prev
+		}
+		return max(prev*largeGCPercent/100, 1)
+	})
 }
 
 // evaluateCached is evaluateOne through run's cache (none when nil).

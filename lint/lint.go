@@ -16,7 +16,9 @@ package lint
 
 import (
 	"context"
+	"math"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sync"
 
@@ -154,6 +156,25 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 // concurrent runs restore them in order.
 var gcSetting sync.Mutex
 
+// setGCPercent sets the collector's target (GOGC) to target(the one in
+// force; -1 when off) until restore puts it back, holding gcSetting
+// meanwhile. The setting is read from runtime/metrics, not by setting it:
+// debug.SetGCPercent(-1) waits for a collection under way to finish.
+func setGCPercent(target func(prev int) int) (restore func()) {
+	gcSetting.Lock()
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	prev := -1 // off: the runtime stores -1, which reads as a huge unsigned
+	if v := s[0].Value.Uint64(); v <= math.MaxInt32 {
+		prev = int(v)
+	}
+	debug.SetGCPercent(target(prev))
+	return func() {
+		debug.SetGCPercent(prev)
+		gcSetting.Unlock()
+	}
+}
+
 // Compile builds the engine of a run: the built-in rules plus the custom
 // policies and parameters of opts (docs/custom-policies.md).
 func Compile(ctx context.Context, opts policies.Options) (*policies.Engine, error) {
@@ -163,11 +184,7 @@ func Compile(ctx context.Context, opts policies.Options) (*policies.Engine, erro
 		// to compile the Rego for --engine=interpreter): collecting
 		// meanwhile only costs time (a fifth of an interpreter one-file run). Users' policies and
 		// data have no such bound, so with them the collector runs as usual.
-		// The lock keeps concurrent runs (tests) from restoring each
-		// other's setting out of order.
-		gcSetting.Lock()
-		defer gcSetting.Unlock()
-		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+		defer setGCPercent(func(int) int { return -1 })()
 	}
 	return policies.Load(ctx, opts)
 }
