@@ -5,7 +5,9 @@ package main
 // A profiling build for contributors (docs/development.md): built with
 // -tags kafkalint_prof, the binary writes a CPU profile of the whole run to
 // $KAFKALINT_CPUPROFILE and a heap profile taken at the run's peak live
-// heap to $KAFKALINT_MEMPROFILE. Release builds have no such hook.
+// heap to $KAFKALINT_MEMPROFILE, and one taken at exit to
+// $KAFKALINT_ALLOCPROFILE (its alloc_space covers the whole run: where the
+// collector's work comes from). Release builds have no such hook.
 
 import (
 	"fmt"
@@ -32,6 +34,13 @@ func init() {
 	}
 	if path := os.Getenv("KAFKALINT_MEMPROFILE"); path != "" {
 		stops = append(stops, peakHeapProfile(filepath.Clean(path)))
+	}
+	if path := os.Getenv("KAFKALINT_ALLOCPROFILE"); path != "" {
+		stops = append(stops, func() {
+			if err := writeHeapProfile(filepath.Clean(path)); err != nil {
+				fmt.Fprintln(os.Stderr, "kafkalint: KAFKALINT_ALLOCPROFILE:", err)
+			}
+		})
 	}
 	atExit = func() {
 		for _, stop := range stops {
