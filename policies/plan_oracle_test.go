@@ -19,7 +19,7 @@ import (
 // rulesProgram compiles the plan of the built-in rules for the VM.
 func rulesProgram(t testing.TB) *plan.Program {
 	t.Helper()
-	prog, err := plan.Compile(rulesPlan(t), plan.Options{})
+	prog, err := plan.Compile(rulesPlan(t), plan.Options{MemoByValue: memoByValue})
 	if err != nil {
 		t.Fatal(err)
 	}

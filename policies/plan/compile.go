@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -81,6 +82,9 @@ type function struct {
 	// memo: only (input, data) parameters, so the result depends on
 	// nothing else during one evaluation (and one `with` scope).
 	memo bool
+	// byValue: a function (Options.MemoByValue) whose results are kept
+	// per evaluation and `with` scope by the value of its arguments.
+	byValue bool
 	// isFunc: a Rego function (it has arguments), for the wording of
 	// conflict errors as the interpreter words them.
 	isFunc bool
@@ -190,8 +194,16 @@ func (c *compiler) compile() (*Program, error) {
 			return nil, fmt.Errorf("plan: function %s declared twice", f.Name)
 		}
 		fn := &function{name: f.Name, rule: rulePath(f), index: i, memo: len(f.Params) == 2, isFunc: len(f.Params) > 2}
+		fn.byValue = fn.isFunc && c.opts.MemoByValue[fn.rule]
 		c.funcs[f.Name] = fn
 		c.prog.funcs = append(c.prog.funcs, fn)
+	}
+	// A name that matches no function is a mistake (a renamed rule), not
+	// a memo that silently stops working.
+	for name := range c.opts.MemoByValue {
+		if !slices.ContainsFunc(c.prog.funcs, func(fn *function) bool { return fn.byValue && fn.rule == name }) {
+			return nil, fmt.Errorf("plan: MemoByValue names %s, which is no function with arguments of the plan", name)
+		}
 	}
 	for _, f := range funcs {
 		fn := c.funcs[f.Name]

@@ -24,15 +24,119 @@ type eval struct {
 	sp      int
 	high    int // the most slots in use, cleared on release
 	memo    []memoEntry
-	results []*ast.Term // the current plan's result set
-	ret     *ast.Term   // what the last ReturnLocalStmt returned
-	fn      *function   // the function running (error messages)
+	byValue map[byValueKey][]byValueEntry // Options.MemoByValue's functions
+	results []*ast.Term                   // the current plan's result set
+	ret     *ast.Term                     // what the last ReturnLocalStmt returned
+	fn      *function                     // the function running (error messages)
 	err     error
 	ticks   uint32
 	bctx    topdown.BuiltinContext
 	bres    *ast.Term // what the last builtin call gave its iterator
 	biter   func(*ast.Term) error
 	args    []*ast.Term // builtin arguments
+}
+
+// byValueKey finds the calls of a function with arguments of one hash.
+type byValueKey struct {
+	fn   int
+	hash int
+}
+
+// byValueEntry is a call's arguments (its parameters but input and data,
+// which are the same throughout one memo) and result (nil: undefined).
+type byValueEntry struct {
+	args []*ast.Term
+	val  *ast.Term
+}
+
+// byValueGet looks up a call of f whose parameters are in the callee's
+// frame: its value (hit), else the key and the arguments to record the
+// call's value under.
+func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args []*ast.Term, val *ast.Term, hit bool) {
+	key.fn = f.index
+	params := f.params[2:] // input and data are the same throughout a memo
+	for _, p := range params {
+		key.hash = key.hash*31 + callee[p].Hash()
+	}
+	for _, en := range e.byValue[key] {
+		if identicalArgs(en.args, params, callee) {
+			return key, nil, en.val, true
+		}
+	}
+	args = make([]*ast.Term, len(params))
+	for i, p := range params {
+		args[i] = callee[p]
+	}
+	if e.byValue == nil {
+		e.byValue = map[byValueKey][]byValueEntry{}
+	}
+	return key, args, nil, false
+}
+
+func identicalArgs(args []*ast.Term, params []int32, callee []*ast.Term) bool {
+	for i, p := range params {
+		if !identical(args[i].Value, callee[p].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// identical says whether two values are the same, numbers written alike
+// (1 and 1.0 are equal in Rego, but sprintf prints them apart).
+func identical(a, b ast.Value) bool {
+	if a == b {
+		return true
+	}
+	switch a := a.(type) {
+	case ast.Number:
+		b, ok := b.(ast.Number)
+		return ok && a == b
+	case *ast.Array:
+		b, ok := b.(*ast.Array)
+		if !ok || a == b {
+			return ok
+		}
+		if a.Len() != b.Len() || a.Hash() != b.Hash() {
+			return false
+		}
+		for i := range a.Len() {
+			if x, y := a.Elem(i), b.Elem(i); x != y && !identical(x.Value, y.Value) {
+				return false
+			}
+		}
+		return true
+	case ast.Object:
+		b, ok := b.(ast.Object)
+		if !ok || a.Len() != b.Len() || a.Hash() != b.Hash() {
+			return false
+		}
+		// Keys in order, pairwise (Get would find 1.0 for 1).
+		ak, bk := a.Keys(), b.Keys()
+		for i := range ak {
+			if ak[i] != bk[i] && !identical(ak[i].Value, bk[i].Value) {
+				return false
+			}
+			if v, w := a.Get(ak[i]), b.Get(bk[i]); v != w && !identical(v.Value, w.Value) {
+				return false
+			}
+		}
+		return true
+	case ast.Set:
+		b, ok := b.(ast.Set)
+		if !ok || a.Len() != b.Len() || a.Hash() != b.Hash() {
+			return false
+		}
+		// Sets sort their elements, numbers by value: pairwise in order.
+		as, bs := a.Slice(), b.Slice()
+		for i := range as {
+			if as[i] != bs[i] && !identical(as[i].Value, bs[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return ast.Compare(a, b) == 0 // strings, booleans, null: no two spellings
 }
 
 // memoEntry is the result of a function of (input, data) in the current
@@ -159,6 +263,21 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	}
 	caller := e.fn
 	e.fn = f
+	var key byValueKey
+	var args []*ast.Term // f.byValue: the arguments, as called
+	if f.byValue {
+		var hit bool
+		var val *ast.Term
+		if key, args, val, hit = e.byValueGet(f, callee); hit {
+			e.fn = caller
+			e.pop(f.nlocals)
+			if val == nil {
+				return 0
+			}
+			fr[in.c] = val
+			return fell
+		}
+	}
 	var res *ast.Term
 	for i, b := range f.blocks {
 		if i < len(f.skip) && f.skip[i] && callee[f.ret] != nil {
@@ -178,6 +297,9 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	e.pop(f.nlocals)
 	if f.memo {
 		e.memo[f.index] = memoEntry{done: true, val: res}
+	}
+	if f.byValue {
+		e.byValue[key] = append(e.byValue[key], byValueEntry{args: args, val: res})
 	}
 	if res == nil {
 		return 0

@@ -292,10 +292,10 @@ func (e *eval) with(fr []*ast.Term, in *instr) int {
 		}
 		fr[in.a] = upsert(saved, path, v)
 	}
-	memo := e.memo
-	e.memo = make([]memoEntry, len(e.p.funcs))
+	memo, byValue := e.memo, e.byValue
+	e.memo, e.byValue = make([]memoEntry, len(e.p.funcs)), nil
 	r := e.run(fr, in.blocks[0])
-	e.memo = memo
+	e.memo, e.byValue = memo, byValue
 	fr[in.a] = saved
 	switch r {
 	case fell:

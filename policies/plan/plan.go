@@ -29,6 +29,11 @@ type Options struct {
 	// Builtins adds non-OPA builtins by name (tests: kafkalint.parse); the
 	// rest are OPA's (topdown.GetBuiltin).
 	Builtins map[string]topdown.BuiltinFunc
+	// MemoByValue names Rego functions (data.a.b.f) whose results an
+	// evaluation keeps by the value of their arguments: a costly function
+	// that several rules call with equal arguments built apart. Only the
+	// same values hit: equal numbers written differently (1, 1.0) do not.
+	MemoByValue map[string]bool
 }
 
 // Program is a compiled plan. It is safe for concurrent use: all state of
