@@ -28,8 +28,8 @@ func Read(file string, data []byte, maxRepeats int) (d doc.Doc, tooOften *doc.Er
 		// such a file as skipped too (kept so output stays the same).
 		return doc.Doc{Err: e}, nil
 	}
-	d = doc.Doc{Format: "properties", File: file, Comments: pf.Comments}
-	last := map[string]int{}
+	d = doc.Doc{Format: "properties", File: file, Comments: pf.Comments, Settings: make([]doc.Setting, 0, len(pf.Entries))}
+	last := make(map[string]int, len(pf.Entries))
 	earlier := map[string][]doc.Location{}
 	repeated := map[string]int{}
 	for _, e := range pf.Entries {

@@ -32,9 +32,6 @@ type Entry struct {
 	Column int
 	// EndLine is the last physical line of the logical line (continuations).
 	EndLine int
-	// Comments are the comment lines directly above the key (text after the
-	// leading '#' or '!', in file order). A blank line ends a comment block.
-	Comments []string
 }
 
 // File is a parsed properties file.
@@ -267,7 +264,6 @@ const whitespace = " \t\f"
 // entries whose key is empty (see crossCheck).
 func scan(text string) (*File, []span, error) {
 	f := &File{}
-	var pending []string
 	var empty []span
 	var b strings.Builder
 	r := &lines{text: text}
@@ -278,13 +274,10 @@ func scan(text string) (*File, []span, error) {
 		}
 		trimmed := strings.TrimLeft(raw, whitespace)
 		if trimmed == "" {
-			pending = nil
 			continue
 		}
 		if trimmed[0] == '#' || trimmed[0] == '!' {
-			c := doc.Comment{Text: trimmed[1:], Line: r.n}
-			f.Comments = append(f.Comments, c)
-			pending = append(pending, c.Text)
+			f.Comments = append(f.Comments, doc.Comment{Text: trimmed[1:], Line: r.n})
 			continue
 		}
 		start, startOffset := r.n, r.start
@@ -330,9 +323,8 @@ func scan(text string) (*File, []span, error) {
 		}
 		f.Entries = append(f.Entries, Entry{
 			Key: key, Value: value, Line: start, Column: utf8.RuneCountInString(raw[:col-1]) + 1,
-			EndLine: r.n, Comments: pending,
+			EndLine: r.n,
 		})
-		pending = nil
 	}
 	return f, empty, nil
 }

@@ -63,9 +63,6 @@ func TestParsePositionsAndValues(t *testing.T) {
 	if len(f.Comments) != 2 || f.Comments[1].Line != 2 || f.Comments[1].Text != " bang comment" {
 		t.Errorf("comments = %+v", f.Comments)
 	}
-	if c := f.Entries[0].Comments; len(c) != 2 {
-		t.Errorf("comments above a = %q, want both comment lines", c)
-	}
 }
 
 func TestParseErrors(t *testing.T) {
