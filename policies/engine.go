@@ -594,20 +594,14 @@ func (e *Engine) evalCompiled(ctx context.Context, input ast.Value) ([]reported,
 			return nil, fmt.Errorf("policy result of %s: want a set, got %v", e.progRules[i].Path, ast.ValueName(vals[i]))
 		}
 		r := e.progRules[i]
-		var derr error
-		set.Foreach(func(t *ast.Term) {
-			if derr != nil {
-				return
-			}
+		// Slice is the set's own sorted list (Foreach's order): no closure
+		// per rule, most of which report nothing.
+		for _, t := range set.Slice() {
 			f, err := decodeFinding(t.Value)
 			if err != nil {
-				derr = fmt.Errorf("policy result of %s/%s: %w", r.Category, r.Slug, err)
-				return
+				return nil, fmt.Errorf("policy result of %s/%s: %w", r.Category, r.Slug, err)
 			}
 			out = append(out, reported{category: r.Category, slug: r.Slug, finding: f})
-		})
-		if derr != nil {
-			return nil, derr
 		}
 	}
 	return out, nil

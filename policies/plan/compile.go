@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -49,6 +50,7 @@ const (
 	opWith
 	opObjectMerge
 	opArrayLiteral // MakeArrayStmt and the ArrayAppendStmts right after it, fused
+	opResultValue  // a plan's MakeObjectStmt, ObjectInsertStmt and ResultSetAddStmt of its one binding, fused
 )
 
 // maxSlots bounds the constants and the locals of one function, so that
@@ -82,6 +84,9 @@ type function struct {
 	// memo: only (input, data) parameters, so the result depends on
 	// nothing else during one evaluation (and one `with` scope).
 	memo bool
+	// constant: a function of (input, data) that reads neither (constants):
+	// its value is kept in the Program once computed outside `with`.
+	constant bool
 	// byValue: a function (Options.MemoByValue) whose results are kept
 	// per evaluation and `with` scope by the value of its arguments.
 	byValue bool
@@ -217,6 +222,12 @@ func (c *compiler) compile() (*Program, error) {
 		}
 		fn.skip = earlyExit(f)
 	}
+	overridden := map[string]bool{}
+	for name := range c.opts.Builtins {
+		overridden[name] = true
+	}
+	constants(funcs, c.funcs, overridden)
+	c.prog.kept = make([]atomic.Pointer[keptValue], len(funcs))
 	plans := c.policy.Plans.Plans
 	for _, p := range plans {
 		fn := &function{name: p.Name, rule: p.Name, index: -1, ret: -1}
@@ -290,7 +301,28 @@ func (c *compiler) block(b *ir.Block, kind blockKind) ([]instr, error) {
 		}
 		code = append(code, in)
 	}
-	return fuseArrays(code), nil
+	return fuseResults(fuseArrays(code)), nil
+}
+
+// fuseResults turns a plan's result, an object of one binding made, filled
+// and added to the result set, into one instruction that records the
+// binding's value: the object was built only to be taken apart (plan).
+func fuseResults(code []instr) []instr {
+	out := code[:0]
+	for i := 0; i < len(code); i++ {
+		in := code[i]
+		if i+2 < len(code) && in.op == opMakeObject {
+			ins, add := code[i+1], code[i+2]
+			if ins.op == opObjectInsert && ins.c == in.c && ins.a < 0 && ins.b != in.c &&
+				add.op == opResultSetAdd && add.a == in.c {
+				out = append(out, instr{op: opResultValue, a: ins.b})
+				i += 2
+				continue
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 // fuseArrays turns a MakeArrayStmt followed by appends to that array (an

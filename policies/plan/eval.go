@@ -25,7 +25,9 @@ type eval struct {
 	high    int // the most slots in use, cleared on release
 	memo    []memoEntry
 	byValue map[byValueKey][]byValueEntry // Options.MemoByValue's functions
+	withs   int                           // the with scopes entered
 	results []*ast.Term                   // the current plan's result set
+	values  []*ast.Term                   // its results of one binding (opResultValue): the binding's value
 	ret     *ast.Term                     // what the last ReturnLocalStmt returned
 	fn      *function                     // the function running (error messages)
 	err     error
@@ -186,15 +188,16 @@ func (e *eval) release() {
 	clear(e.stack[:e.high])
 	clear(e.memo)
 	clear(e.results)
+	clear(e.values)
 	clear(e.args[:cap(e.args)])
-	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], args: e.args[:0], biter: e.biter}
+	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], values: e.values[:0], args: e.args[:0], biter: e.biter}
 	pool.Put(e)
 }
 
 // plan runs one plan and returns its result: the value of the one binding
 // of the one result of a query `data.x.y` (nil when undefined).
 func (e *eval) plan(pl *function) (ast.Value, error) {
-	e.results = e.results[:0]
+	e.results, e.values = e.results[:0], e.values[:0]
 	e.fn = pl
 	fr := e.frame(pl.nlocals)
 	fr[0], fr[1] = e.input, e.data
@@ -204,12 +207,15 @@ func (e *eval) plan(pl *function) (ast.Value, error) {
 		}
 	}
 	e.pop(pl.nlocals)
-	switch len(e.results) {
+	switch len(e.results) + len(e.values) {
 	case 0:
 		return nil, nil
 	case 1:
 	default:
-		return nil, fmt.Errorf("plan %s: %d results, want at most one", pl.name, len(e.results))
+		return nil, fmt.Errorf("plan %s: %d results, want at most one", pl.name, len(e.results)+len(e.values))
+	}
+	if len(e.values) == 1 {
+		return e.values[0].Value, nil
 	}
 	obj, ok := e.results[0].Value.(ast.Object)
 	if !ok || obj.Len() != 1 {
@@ -246,7 +252,14 @@ func (e *eval) pop(n int) {
 func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	f := in.fn
 	if f.memo {
-		if m := e.memo[f.index]; m.done {
+		m := e.memo[f.index]
+		if !m.done && f.constant && e.withs == 0 {
+			if k := e.p.kept[f.index].Load(); k != nil {
+				m = memoEntry{done: true, val: k.val}
+				e.memo[f.index] = m
+			}
+		}
+		if m.done {
 			if m.val == nil {
 				return 0
 			}
@@ -297,6 +310,9 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 	e.pop(f.nlocals)
 	if f.memo {
 		e.memo[f.index] = memoEntry{done: true, val: res}
+		if f.constant && e.withs == 0 {
+			e.p.kept[f.index].CompareAndSwap(nil, &keptValue{val: res})
+		}
 	}
 	if f.byValue {
 		e.byValue[key] = append(e.byValue[key], byValueEntry{args: args, val: res})

@@ -193,6 +193,12 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 			return 0
 		}
 		e.results = append(e.results, v)
+	case opResultValue:
+		v := e.get(fr, in.a)
+		if v == nil {
+			return 0
+		}
+		e.values = append(e.values, v)
 	case opWith:
 		return e.with(fr, in)
 	case opObjectMerge:
@@ -294,7 +300,9 @@ func (e *eval) with(fr []*ast.Term, in *instr) int {
 	}
 	memo, byValue := e.memo, e.byValue
 	e.memo, e.byValue = make([]memoEntry, len(e.p.funcs)), nil
+	e.withs++
 	r := e.run(fr, in.blocks[0])
+	e.withs--
 	e.memo, e.byValue = memo, byValue
 	fr[in.a] = saved
 	switch r {

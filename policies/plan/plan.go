@@ -7,7 +7,8 @@
 // lookup by name. The semantics follow OPA's own executor of plans, the Wasm
 // compiler (internal/compiler/wasm): a statement that is undefined leaves
 // its block, BreakStmt{Index: n} leaves n+1 blocks, functions with only the
-// (input, data) parameters are memoized per evaluation and per `with` scope.
+// (input, data) parameters are memoized per evaluation and per `with` scope;
+// those that read neither (constant tables, constants.go) once per Program.
 // Builtin calls follow OPA's interpreter, which is the reference: a builtin
 // error makes the call undefined (non-strict), only topdown.Halt stops the
 // evaluation.
@@ -18,6 +19,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -40,10 +42,14 @@ type Options struct {
 // an evaluation lives in its own frame.
 type Program struct {
 	funcs  []*function
-	plans  []*function // sorted by name; a plan is a function without parameters
-	names  []string    // the plans' names, sorted
-	consts []*ast.Term // static strings, booleans, numbers, null
+	plans  []*function                 // sorted by name; a plan is a function without parameters
+	names  []string                    // the plans' names, sorted
+	consts []*ast.Term                 // static strings, booleans, numbers, null
+	kept   []atomic.Pointer[keptValue] // the constant functions' values, by index
 }
+
+// keptValue is a constant function's value (nil: undefined).
+type keptValue struct{ val *ast.Term }
 
 // Entrypoints are the names of the plans, sorted.
 func (p *Program) Entrypoints() []string { return slices.Clone(p.names) }
