@@ -105,3 +105,34 @@ r := f(1)
 		t.Error(err)
 	}
 }
+
+// TestIdentical: identical is equality with numbers compared as written.
+func TestIdentical(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{`1`, `1`, true},
+		{`1`, `1.0`, false},
+		{`"a"`, `"a"`, true},
+		{`"a"`, `"b"`, false},
+		{`[1, {"a": {2, 3}}]`, `[1, {"a": {3, 2}}]`, true},
+		{`[1, {"a": {2, 3}}]`, `[1, {"a": {2, 3.0}}]`, false},
+		{`[1, 2]`, `[2, 1]`, false},
+		{`{"a": 1, "b": [null]}`, `{"b": [null], "a": 1}`, true},
+		{`{"a": 1}`, `{"a": 1.0}`, false},
+		{`{1: "x"}`, `{1.0: "x"}`, false},
+		{`{1, 2}`, `{1, 2.0}`, false},
+		{`{"a"}`, `["a"]`, false},
+		{`true`, `true`, true},
+		{`null`, `false`, false},
+	} {
+		a, b := ast.MustParseTerm(tc.a).Value, ast.MustParseTerm(tc.b).Value
+		if got := identical(a, b); got != tc.want {
+			t.Errorf("identical(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		if got := identical(b, a); got != tc.want {
+			t.Errorf("identical(%s, %s) = %v, want %v", tc.b, tc.a, got, tc.want)
+		}
+	}
+}

@@ -96,18 +96,10 @@ func identical(a, b ast.Value) bool {
 		return ok && a == b
 	case *ast.Array:
 		b, ok := b.(*ast.Array)
-		if !ok || a == b {
-			return ok
-		}
-		if a.Len() != b.Len() || a.Hash() != b.Hash() {
+		if !ok || a.Len() != b.Len() || a.Hash() != b.Hash() {
 			return false
 		}
-		for i := range a.Len() {
-			if x, y := a.Elem(i), b.Elem(i); x != y && !identical(x.Value, y.Value) {
-				return false
-			}
-		}
-		return true
+		return pairwiseIdentical(a.Len(), a.Elem, b.Elem)
 	case ast.Object:
 		b, ok := b.(ast.Object)
 		if !ok || a.Len() != b.Len() || a.Hash() != b.Hash() {
@@ -115,15 +107,8 @@ func identical(a, b ast.Value) bool {
 		}
 		// Keys in order, pairwise (Get would find 1.0 for 1).
 		ak, bk := a.Keys(), b.Keys()
-		for i := range ak {
-			if ak[i] != bk[i] && !identical(ak[i].Value, bk[i].Value) {
-				return false
-			}
-			if v, w := a.Get(ak[i]), b.Get(bk[i]); v != w && !identical(v.Value, w.Value) {
-				return false
-			}
-		}
-		return true
+		return pairwiseIdentical(len(ak), func(i int) *ast.Term { return ak[i] }, func(i int) *ast.Term { return bk[i] }) &&
+			pairwiseIdentical(len(ak), func(i int) *ast.Term { return a.Get(ak[i]) }, func(i int) *ast.Term { return b.Get(bk[i]) })
 	case ast.Set:
 		b, ok := b.(ast.Set)
 		if !ok || a.Len() != b.Len() || a.Hash() != b.Hash() {
@@ -131,14 +116,20 @@ func identical(a, b ast.Value) bool {
 		}
 		// Sets sort their elements, numbers by value: pairwise in order.
 		as, bs := a.Slice(), b.Slice()
-		for i := range as {
-			if as[i] != bs[i] && !identical(as[i].Value, bs[i].Value) {
-				return false
-			}
-		}
-		return true
+		return pairwiseIdentical(len(as), func(i int) *ast.Term { return as[i] }, func(i int) *ast.Term { return bs[i] })
 	}
 	return ast.Compare(a, b) == 0 // strings, booleans, null: no two spellings
+}
+
+// pairwiseIdentical says whether the n terms x(i) and y(i) are identical,
+// pair by pair (the same term, often, in values built from one input).
+func pairwiseIdentical(n int, x, y func(int) *ast.Term) bool {
+	for i := range n {
+		if s, t := x(i), y(i); s != t && !identical(s.Value, t.Value) {
+			return false
+		}
+	}
+	return true
 }
 
 // memoEntry is the result of a function of (input, data) in the current
