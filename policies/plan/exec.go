@@ -187,22 +187,27 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 			return 0
 		}
 		fr[in.c] = ast.InternedTerm(n)
-	case opResultSetAdd:
-		v := fr[in.a]
-		if v == nil {
-			return 0
-		}
-		e.results = append(e.results, v)
-	case opResultValue:
-		v := e.get(fr, in.a)
-		if v == nil {
-			return 0
-		}
-		e.values = append(e.values, v)
+	case opResultSetAdd, opResultValue:
+		return e.result(fr, in)
 	case opWith:
 		return e.with(fr, in)
 	case opObjectMerge:
 		return e.merge(fr, in)
+	}
+	return fell
+}
+
+// result adds to the plan's result set: a result (ResultSetAddStmt), or
+// the value of a result's one binding (opResultValue).
+func (e *eval) result(fr []*ast.Term, in *instr) int {
+	v := e.get(fr, in.a)
+	if v == nil {
+		return 0
+	}
+	if in.op == opResultValue {
+		e.values = append(e.values, v)
+	} else {
+		e.results = append(e.results, v)
 	}
 	return fell
 }
