@@ -222,11 +222,7 @@ func (c *compiler) compile() (*Program, error) {
 		}
 		fn.skip = earlyExit(f)
 	}
-	overridden := map[string]bool{}
-	for name := range c.opts.Builtins {
-		overridden[name] = true
-	}
-	constants(funcs, c.funcs, overridden)
+	constants(funcs, c.funcs)
 	c.prog.kept = make([]atomic.Pointer[keptValue], len(funcs))
 	plans := c.policy.Plans.Plans
 	for _, p := range plans {

@@ -3,7 +3,6 @@ package plan
 import (
 	"reflect"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/ir"
 )
 
@@ -16,9 +15,12 @@ import (
 
 // constants marks the functions of (input, data) that are constant: no
 // statement reads input or data, except to pass them on to a constant
-// function; every function called is constant; every builtin called is
-// OPA's own and deterministic. (print calls are not planned.)
-func constants(funcs []*ir.Func, byName map[string]*function, overridden map[string]bool) {
+// function, every function called is constant, and no builtin is called.
+// Builtins are left out whole: some read the clock without being marked
+// non-deterministic (crypto.x509.parse_and_verify_certificates), a
+// process may register its own, and the built-in rules' constants call
+// none (tables and texts written out).
+func constants(funcs []*ir.Func, byName map[string]*function) {
 	irOf := map[string]*ir.Func{}
 	for _, f := range funcs {
 		irOf[f.Name] = f
@@ -35,11 +37,8 @@ func constants(funcs []*ir.Func, byName map[string]*function, overridden map[str
 		state[name] = 1
 		f := irOf[name]
 		ok := f != nil && len(f.Params) == 2 && constantBody(f, func(call *ir.CallStmt) bool {
-			if _, isFunc := byName[call.Func]; isFunc {
-				return decide(call.Func)
-			}
-			b := ast.BuiltinMap[call.Func]
-			return b != nil && !b.Nondeterministic && !overridden[call.Func]
+			_, isFunc := byName[call.Func]
+			return isFunc && decide(call.Func)
 		})
 		state[name] = 3
 		if ok {
@@ -53,7 +52,8 @@ func constants(funcs []*ir.Func, byName map[string]*function, overridden map[str
 }
 
 // constantBody says whether f's statements use input and data only to pass
-// them on, and every call passes callOK.
+// them on to functions, and every call passes callOK (which admits
+// functions only).
 func constantBody(f *ir.Func, callOK func(*ir.CallStmt) bool) bool {
 	input, data := f.Params[0], f.Params[1]
 	ok := true

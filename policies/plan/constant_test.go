@@ -10,9 +10,11 @@ import (
 
 const constantsModule = `package p
 
-table := {"a": upper("x"), "n": count([1, 2])}
+table := {"a": "x", "n": [1, 2]}
 
-uses_input := {"a": upper(input.x)}
+upper_case := {"a": upper("x")}
+
+uses_input := {"a": input.x}
 
 uses_data := data.settings
 
@@ -40,13 +42,14 @@ mocked_below := t if {
 `
 
 // TestConstants: a rule that reads neither input nor data and calls only
-// deterministic builtins and constant rules is constant; one that reads
-// input or data, or calls a non-deterministic builtin or a Rego
-// function with arguments (never decided constant) is not.
+// constant rules is constant; one that reads input or data, calls a
+// builtin (even a deterministic one: upper), or calls a Rego function with
+// arguments (never decided constant) is not.
 func TestConstants(t *testing.T) {
-	prog := compileOf(t, constantsModule, Options{}, "p/of_table", "p/uses_input", "p/uses_data", "p/of_clock", "p/of_function")
+	prog := compileOf(t, constantsModule, Options{}, "p/of_table", "p/upper_case", "p/uses_input", "p/uses_data", "p/of_clock", "p/of_function")
 	want := map[string]bool{
 		"data.p.table":       true,
+		"data.p.upper_case":  false,
 		"data.p.of_table":    true,
 		"data.p.uses_input":  false,
 		"data.p.uses_data":   false,

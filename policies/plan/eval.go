@@ -58,6 +58,9 @@ func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args
 	key.fn = f.index
 	params := f.params[2:] // input and data are the same throughout a memo
 	for _, p := range params {
+		if callee[p] == nil { // undefined (the planner never passes one): no memo
+			return key, nil, nil, false
+		}
 		key.hash = key.hash*31 + callee[p].Hash()
 	}
 	for _, en := range e.byValue[key] {
@@ -305,7 +308,7 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 			e.p.kept[f.index].CompareAndSwap(nil, &keptValue{val: res})
 		}
 	}
-	if f.byValue {
+	if args != nil {
 		e.byValue[key] = append(e.byValue[key], byValueEntry{args: args, val: res})
 	}
 	if res == nil {

@@ -66,7 +66,9 @@ func Compile(policy *ir.Policy, opts Options) (*Program, error) {
 
 // EvalAll evaluates every entrypoint on one input, sharing the memo of rule
 // functions between them: results[i] is entrypoint i's value, nil when
-// undefined. A nil input is an undefined input.
+// undefined. A nil input is an undefined input. The values are shared
+// with later evaluations (a constant rule's value is kept in the Program):
+// read them, never change them.
 func (p *Program) EvalAll(ctx context.Context, input, data ast.Value) ([]ast.Value, error) {
 	e := p.newEval(ctx, input, data)
 	defer e.release()
@@ -81,7 +83,7 @@ func (p *Program) EvalAll(ctx context.Context, input, data ast.Value) ([]ast.Val
 	return out, nil
 }
 
-// Eval evaluates one entrypoint.
+// Eval evaluates one entrypoint; its value is shared as EvalAll's are.
 func (p *Program) Eval(ctx context.Context, entrypoint string, input, data ast.Value) (ast.Value, error) {
 	i := sort.SearchStrings(p.names, entrypoint)
 	if i == len(p.names) || p.names[i] != entrypoint {
