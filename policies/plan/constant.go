@@ -89,14 +89,10 @@ func constantBody(f *ir.Func, callOK func(*ir.CallStmt) bool) bool {
 	return ok
 }
 
+// isLocal says whether an operand names local l (earlyexit.go's localOf).
 func isLocal(o ir.Operand, l ir.Local) bool {
-	switch v := o.Value.(type) {
-	case ir.Local:
-		return v == l
-	case *ir.Local: // decoded from JSON
-		return v != nil && *v == l
-	}
-	return false
+	v, ok := localOf(o)
+	return ok && v == l
 }
 
 // usesLocal says whether a statement's own fields (not its blocks, which
