@@ -36,6 +36,30 @@ type eval struct {
 	bres    *ast.Term // what the last builtin call gave its iterator
 	biter   func(*ast.Term) error
 	args    []*ast.Term // builtin arguments
+	ints    []*ast.Term // intTerm's terms; kept by the pool
+}
+
+// maxIntTerms bounds intTerm's table (some 40 bytes per entry).
+const maxIntTerms = 1 << 16
+
+// intTerm is the term of the integer i >= 0: a scan binds each element's
+// index and a LenStmt its count, and OPA interns integers only up to 512,
+// so past that every element of a scan cost a term and its string. A
+// large cluster's nodes are scanned by dozens of rule bodies, so the
+// table, kept with the pooled evaluation, is built once per worker.
+// Terms are immutable: sharing them between evaluations is safe.
+func (e *eval) intTerm(i int) *ast.Term {
+	if i < len(e.ints) {
+		return e.ints[i]
+	}
+	if i >= maxIntTerms {
+		return ast.InternedTerm(i)
+	}
+	n := min(max(i+1, 2*len(e.ints), 1024), maxIntTerms)
+	for j := len(e.ints); j < n; j++ {
+		e.ints = append(e.ints, ast.InternedTerm(j))
+	}
+	return e.ints[i]
 }
 
 // byValueKey finds the calls of a function with arguments of one hash.
@@ -184,7 +208,7 @@ func (e *eval) release() {
 	clear(e.results)
 	clear(e.values)
 	clear(e.args[:cap(e.args)])
-	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], values: e.values[:0], args: e.args[:0], biter: e.biter}
+	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], values: e.values[:0], args: e.args[:0], biter: e.biter, ints: e.ints}
 	pool.Put(e)
 }
 

@@ -186,7 +186,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		if !ok {
 			return 0
 		}
-		fr[in.c] = ast.InternedTerm(n)
+		fr[in.c] = e.intTerm(n)
 	case opResultSetAdd, opResultValue:
 		return e.result(fr, in)
 	case opWith:
@@ -248,7 +248,7 @@ func (e *eval) scan(fr []*ast.Term, in *instr) int {
 	switch src := valueOf(fr[in.a]).(type) {
 	case *ast.Array:
 		for i := range src.Len() {
-			if r := e.step(fr, in, ast.InternedTerm(i), src.Elem(i)); r != fell {
+			if r := e.step(fr, in, e.intTerm(i), src.Elem(i)); r != fell {
 				return r
 			}
 		}

@@ -235,3 +235,68 @@ n := count([1 | some i in numbers.range(1, 100000); i > 0])
 		t.Errorf("%v, %v", v, err)
 	}
 }
+
+// TestIntTerms: indexes and counts past OPA's interned integers (512)
+// come from the evaluation's table, which grows on demand and stops at
+// maxIntTerms; the values are the interpreter's, in a second evaluation
+// too (the table is kept with the pooled evaluation).
+func TestIntTerms(t *testing.T) {
+	const module = `package p
+
+idx := [k | some k, _ in input.xs]
+
+n := count(input.xs)
+
+pairs := {[k, x] | some k, x in input.xs; k % 499 == 0}
+`
+	eps := []string{"p/idx", "p/n", "p/pairs"}
+	prog := compileOf(t, module, Options{}, eps...)
+	for _, size := range []int{3, 513, 3000} {
+		xs := make([]any, size)
+		for i := range xs {
+			xs[i] = i * 3
+		}
+		in := map[string]any{"xs": xs}
+		iv, err := ast.InterfaceToValue(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			got, err := prog.EvalAll(context.Background(), iv, ast.NewObject())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, ep := range prog.Entrypoints() {
+				want, err := interpret(t, module, ep, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, err := ast.JSON(got[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, err := ast.InterfaceToValue(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want.Compare(g) != 0 {
+					t.Errorf("size %d: %s: VM and interpreter differ", size, ep)
+				}
+			}
+		}
+	}
+
+	var e eval
+	for _, i := range []int{0, 511, 512, 1023, 1024, 5000, maxIntTerms - 1, maxIntTerms, maxIntTerms + 7} {
+		got, want := e.intTerm(i), ast.InternedTerm(i)
+		if !got.Equal(want) || got.String() != want.String() {
+			t.Errorf("intTerm(%d) = %v, want %v", i, got, want)
+		}
+	}
+	if len(e.ints) != maxIntTerms {
+		t.Errorf("the table holds %d terms, want the bound %d", len(e.ints), maxIntTerms)
+	}
+	if e.intTerm(5000) != e.intTerm(5000) {
+		t.Error("intTerm(5000) is a new term on every call: the table does not keep it")
+	}
+}
