@@ -180,6 +180,7 @@ var memoByValue = map[string]bool{
 	"data.kafkalint.lib.cluster.listeners_known":     true,
 	"data.kafkalint.lib.cluster.voter_ids":           true,
 	"data.kafkalint.lib.result.dir":                  true,
+	"data.kafkalint.lib.version.at_least":            true,
 }
 
 // builtinProgram is the built-in rules' plan (builtinplan) prepared for the
