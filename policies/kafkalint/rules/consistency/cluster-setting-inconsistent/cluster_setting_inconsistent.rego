@@ -76,13 +76,15 @@ _why := {
 	"unclean.leader.election.enable": "Whether an out-of-sync replica may become leader and lose acknowledged records (unclean.leader.election.enable) then depends on which node makes the election (the active controller in KRaft mode, the controller broker in ZooKeeper mode).",
 }
 
-# A node whose platform sets a key of the aspect itself (managed_keys) takes
-# no part: its files do not show the value Kafka gets.
-_parties(aspect, class) := [p |
+# _members are the nodes of a class that take part in an aspect, each as
+# [node, setting, value] (_source). A node whose platform sets a key of the
+# aspect itself (managed_keys) takes no part: its files do not show the
+# value Kafka gets.
+_members(aspect, class) := [[node, source[0], source[1]] |
 	some i, node in input.nodes
 	_class_of[i] == class
 	not _managed(node, aspect)
-	p := _party(aspect, node)
+	source := _source(aspect, node)
 ]
 
 # _class_of[i] is the role class of node i, and _shared_classes the classes
@@ -126,8 +128,9 @@ report contains result.explain(
 	some class in _shared_classes
 	some aspect, classes in _classes
 	class in classes
-	parties := _parties(aspect, class)
-	cluster.disagree(parties) # cheap, and most sets of parties agree
+	members := _members(aspect, class)
+	count({m[2] | some m in members}) > 1 # most sets of parties agree: theirs are never built
+	parties := [_party(aspect, m[0], m[1], m[2]) | some m in members]
 	d := cluster.disagreement(parties)
 	count(d.odd) > 0
 	shared := _shared_text(d)
@@ -276,9 +279,11 @@ _others_text(d, shared, party) := concat("; ", [sprintf("%s in %s", [text, share
 
 # --- parties -------------------------------------------------------------------
 
-# _party is a node's value for an aspect: {value, text, shown, setting,
-# location}; undefined when the node takes no part.
-_party("controller.listener.names", node) := _from(setting, names, concat(",", names)) if {
+# _source is what a node's party for an aspect is built of: [the setting it
+# is anchored at, the value]; undefined when the node takes no part. Every
+# node's source is computed, the texts of its party (_party) only when the
+# parties disagree.
+_source("controller.listener.names", node) := [setting, names] if {
 	setting := node.settings["controller.listener.names"]
 	setting.source == "explicit"
 	not setting.unknown
@@ -286,32 +291,51 @@ _party("controller.listener.names", node) := _from(setting, names, concat(",", n
 	count(names) > 0
 }
 
-_party("controller listener protocol", node) := _derived(anchor, protocol, sprintf("%s %s", [name, protocol]), "controller listener") if {
+_source("controller listener protocol", node) := [anchor, protocol] if {
 	name := cluster.controller_names(node)[0]
 	protocol := node.protocol_map[name]
 	anchor := _protocol_anchor(node, name)
 }
 
-_party("inter.broker.listener.name", node) := _derived(setting, name, name, "inter-broker listener") if {
+_source("inter.broker.listener.name", node) := [setting, name] if {
 	setting := _inter_broker_setting(node)
 	name := _inter_broker_name(node)
 }
 
-_party("sasl.mechanism.inter.broker.protocol", node) := _from(setting, setting.value, setting.value) if {
+_source("sasl.mechanism.inter.broker.protocol", node) := [setting, setting.value] if {
 	startswith(_inter_broker_protocol(node), "SASL_")
 	setting := node.settings["sasl.mechanism.inter.broker.protocol"]
 	is_string(setting.value)
 }
 
-_party("authorizer.class.name", node) := _from(setting, trim_space(setting.value), _authorizer_text(setting.value)) if {
+_source("authorizer.class.name", node) := [setting, trim_space(setting.value)] if {
 	setting := node.settings["authorizer.class.name"]
 	is_string(setting.value)
 }
 
-_party(key, node) := _from(setting, setting.value, sprintf("%v", [setting.value])) if {
+_source(key, node) := [setting, setting.value] if {
 	key in {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
 	setting := node.settings[key]
 	not is_null(object.get(setting, "value", null))
+}
+
+# _party is a node's party for an aspect, built of its _source: {value,
+# text, shown, brief, short, excess, setting, location}.
+_party("controller.listener.names", _, setting, names) := _from(setting, names, concat(",", names))
+
+_party("controller listener protocol", node, anchor, protocol) := _derived(
+	anchor, protocol,
+	sprintf("%s %s", [cluster.controller_names(node)[0], protocol]), "controller listener",
+)
+
+_party("inter.broker.listener.name", _, setting, name) := _derived(setting, name, name, "inter-broker listener")
+
+_party("sasl.mechanism.inter.broker.protocol", _, setting, value) := _from(setting, value, value)
+
+_party("authorizer.class.name", _, setting, value) := _from(setting, value, _authorizer_text(setting.value))
+
+_party(key, _, setting, value) := _from(setting, value, sprintf("%v", [value])) if {
+	key in {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
 }
 
 _authorizer_text(value) := "(none)" if trim_space(value) == ""
@@ -329,8 +353,8 @@ _from(setting, value, shown_value) := {
 	"setting": setting,
 	"location": setting.location,
 } if {
-	# Every party of a cluster is built, findings or not: concat, not
-	# sprintf (shown_value is a string), and the text built once.
+	# concat, not sprintf (shown_value is a string), and the text built
+	# once.
 	text := concat("=", [setting.key, shown_value])
 	shown := concat("", [text, settings.default_note(setting)])
 }
