@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -176,6 +177,11 @@ func TestGlob(t *testing.T) {
 		{"deploy/[ps]*/**", "deploy/staging/x", true},
 		{"deploy/?ev/**", "deploy/dev/x", true},
 		{"**", "anything/at/all", true},
+		{"**/*.tf", "infra/main.tf", true},
+		{"**/*.tf", "infra/main.tfvars", false},
+		{"**/*.tf", "infra/x.tf/main.yaml", false},
+		{"**/main.tf", "infra/main.tf", true},
+		{"**/main.tf", "infra/amain.tf", false},
 	}
 	for _, tt := range tests {
 		g, err := CompileGlob(tt.glob)
@@ -488,5 +494,84 @@ func writeTestFile(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// matchSegsReference is the glob matcher without matchSegs' shortcut (a
+// ** followed by no other ** tries only the last segments): every split
+// point, the definition.
+func matchSegsReference(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for len(pat) > 0 && pat[0] == "**" {
+				pat = pat[1:]
+			}
+			if len(pat) == 0 {
+				return true
+			}
+			for i := range name {
+				if matchSegsReference(pat, name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], name[0]); !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}
+
+func FuzzGlobMatchesReference(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"**/*.tf", "repo-00000/kafka/dev/broker-2.properties"},
+		{"**/*.tf", "main.tf"},
+		{"**/*.tf", "infra/main.tfvars"},
+		{"**/main.tf", "infra/amain.tf"},
+		{"a/**/b/*.tf", "a/x/y/b/main.tf"},
+		{"**/testdata/**", "pkg/testdata/a.properties"},
+		{"**/x/**/y", "x/y"},
+		{"**/*", ""},
+		{"a/**", "a"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, rel string) {
+		g, err := CompileGlob(pattern)
+		if err != nil {
+			return
+		}
+		want := matchSegsReference(g.segs, strings.Split(rel, "/"))
+		if got := g.Match(rel); got != want {
+			t.Errorf("%q matches %q = %v, the reference says %v", pattern, rel, got, want)
+		}
+	})
+}
+
+// BenchmarkExcluded: bench/compare.sh's .properties-only exclude globs on
+// the paths of a bench tree.
+func BenchmarkExcluded(b *testing.B) {
+	var gs []*Glob
+	for _, p := range []string{"**/*.tf", "**/*.tf.json", "**/*.tfvars", "**/*.tfvars.json", "**/*.yaml", "**/*.yml"} {
+		g, err := CompileGlob(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	paths := []string{"repo-00042/kafka/dev/broker-2.properties", "repo-00042/helm/values.yaml", "repo-00042/terraform/main.tf", "repo-00042/clients/app/producer.properties"}
+	for b.Loop() {
+		for _, p := range paths {
+			for _, g := range gs {
+				if g.Match(p) {
+					break
+				}
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -51,6 +52,21 @@ func (g *Glob) Match(rel string) bool {
 	return matchSegs(g.segs, strings.Split(rel, "/"))
 }
 
+// matchSeg is path.Match(pat, name) for one segment (name holds no /),
+// without path.Match's scan for the two commonest forms: a literal, and a
+// star followed by a literal (*.tf, an extension), tried on every file.
+func matchSeg(pat, name string) bool {
+	const meta = `*?[\`
+	if !strings.ContainsAny(pat, meta) {
+		return pat == name
+	}
+	if rest, ok := strings.CutPrefix(pat, "*"); ok && !strings.ContainsAny(rest, meta) {
+		return strings.HasSuffix(name, rest)
+	}
+	ok, _ := path.Match(pat, name)
+	return ok
+}
+
 func matchSegs(pat, name []string) bool {
 	for len(pat) > 0 {
 		if pat[0] == "**" {
@@ -60,6 +76,12 @@ func matchSegs(pat, name []string) bool {
 			}
 			if len(pat) == 0 {
 				return true
+			}
+			// Without another **, the rest of the pattern matches exactly
+			// as many segments as it has: only the last ones can match
+			// (an exclude glob such as **/*.tf is tried on every file).
+			if !slices.Contains(pat, "**") {
+				return len(name) >= len(pat) && matchSegs(pat, name[len(name)-len(pat):])
 			}
 			for i := range name {
 				if matchSegs(pat, name[i:]) {
@@ -71,7 +93,7 @@ func matchSegs(pat, name []string) bool {
 		if len(name) == 0 {
 			return false
 		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
+		if !matchSeg(pat[0], name[0]) {
 			return false
 		}
 		pat, name = pat[1:], name[1:]
