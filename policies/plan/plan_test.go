@@ -296,7 +296,7 @@ pairs := {[k, x] | some k, x in input.xs; k % 499 == 0}
 	if len(e.ints) != maxIntTerms {
 		t.Errorf("the table holds %d terms, want the bound %d", len(e.ints), maxIntTerms)
 	}
-	if e.intTerm(5000) != e.intTerm(5000) {
+	if first := e.intTerm(5000); e.intTerm(5000) != first {
 		t.Error("intTerm(5000) is a new term on every call: the table does not keep it")
 	}
 }
