@@ -13,9 +13,11 @@ import (
 var atExit = func() {}
 
 func main() {
+	stopTuning := tuneGC(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.Streams{Out: os.Stdout, Err: os.Stderr})
 	stop()
+	stopTuning()
 	atExit()
 	os.Exit(code)
 }

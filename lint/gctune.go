@@ -1,0 +1,82 @@
+package lint
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// maxTunedGCPercent bounds TuneGC's target: past it, fewer collections
+// save little (each one's cost is the live heap, not the garbage).
+const maxTunedGCPercent = 300
+
+// TuneGC raises the collector's target (GOGC) above Go's default of 100
+// while the heap it lets grow stays within budget bytes: after each
+// collection the target becomes the percent at which the next heap goal is
+// budget for the heap then live, between 100 and maxTunedGCPercent. A
+// lint holds little live memory for what it allocates (each cluster's Rego
+// values are garbage once it is evaluated), so at the default the
+// collector took a fifth to a third of the CPU of a 10,000-file lint
+// (GODEBUG=gctrace=1; README "Performance"). It is never below the
+// default, so a heap that outgrows the budget (a very large monorepo) is
+// collected as Go would; a large cluster still gets its tighter target
+// (evaluatingLarge), and Compile's pause its own.
+//
+// The target is the process's: a program calls TuneGC when it owns the
+// process (the command line does, unless the environment sets GOGC or
+// GOMEMLIMIT) and stop when done.
+func TuneGC(budget uint64) (stop func()) {
+	t := &gcTuner{budget: budget}
+	t.arm()
+	return func() { t.stopped.Store(true) }
+}
+
+type gcTuner struct {
+	budget  uint64
+	stopped atomic.Bool
+}
+
+// gcSentinel is garbage as soon as it is armed, so its finalizer runs
+// after the next collection. (16 bytes and a pointer: never in a tiny
+// allocator block, whose objects are freed together.)
+type gcSentinel struct {
+	_ *gcTuner
+	_ [16]byte
+}
+
+func (t *gcTuner) arm() {
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
+		if t.stopped.Load() {
+			return
+		}
+		t.tune()
+		t.arm()
+	})
+}
+
+// tune sets the target for the heap now live, unless another setting is in
+// force (setGCPercent holds gcSetting: Compile's pause, a large cluster),
+// which restores its own when done.
+func (t *gcTuner) tune() {
+	if !gcSetting.TryLock() {
+		return
+	}
+	defer gcSetting.Unlock()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	debug.SetGCPercent(tunedGCPercent(s[0].Value.Uint64(), t.budget))
+}
+
+// tunedGCPercent is the target whose heap goal, live*(1+p/100), is budget,
+// within [100, maxTunedGCPercent].
+func tunedGCPercent(live, budget uint64) int {
+	if live == 0 || budget <= live {
+		return 100
+	}
+	p := float64(budget-live) / float64(live) * 100
+	return int(min(max(p, 100), maxTunedGCPercent))
+}
