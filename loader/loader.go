@@ -68,6 +68,9 @@ type Options struct {
 	// files write) exist only for the clusters in flight, not for the
 	// whole tree at once.
 	TypeLater bool
+	// Collected, when set, is told how many files will be read, before
+	// they are (a caller sizing its memory to the input: lint.TuneGC).
+	Collected func(files int)
 }
 
 // Error is a file that could not be read or parsed, at the place that
@@ -130,6 +133,9 @@ func LoadContext(ctx context.Context, paths []string, opts Options) (*Result, er
 	roots := &rootSet{max: opts.MaxFileSize, byDir: map[string]*safefs.Root{}}
 	defer roots.close() // after parsing: the adapters read files beside their inputs
 	files := dropExcluded(collect(ctx, paths, opts.Dir, res, roots), opts)
+	if opts.Collected != nil {
+		opts.Collected(len(files))
+	}
 	if err := loadInputs(ctx, res, files, opts); err != nil {
 		return nil, err
 	}

@@ -360,3 +360,31 @@ func TestGroupingStopsAtRepositories(t *testing.T) {
 		t.Errorf("grouping across work trees (-want +got):\n%s", diff)
 	}
 }
+
+// TestCollectedCountsFilesBeforeReading: Options.Collected hears how many
+// files will be read (excluded ones not), from Load and LoadSources alike.
+func TestCollectedCountsFilesBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/server.properties", "process.roles=broker\n")
+	write(t, dir, "b/server.properties", "process.roles=broker\n")
+	write(t, dir, "skip/server.properties", "process.roles=broker\n")
+	got := -1
+	_, err := LoadContext(t.Context(), []string{dir}, Options{
+		Dir:       dir,
+		Exclude:   func(abs string) bool { return filepath.Base(filepath.Dir(abs)) == "skip" },
+		Collected: func(n int) { got = n },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != 2 {
+		t.Errorf("Load: Collected(%d), want 2", got)
+	}
+	got = -1
+	if _, err := LoadSources([]Source{{Name: "x/server.properties", Data: []byte("process.roles=broker\n")}}, Options{Collected: func(n int) { got = n }}); err != nil {
+		t.Fatal(err)
+	}
+	if got != 1 {
+		t.Errorf("LoadSources: Collected(%d), want 1", got)
+	}
+}
