@@ -12,29 +12,46 @@ import (
 const maxTunedGCPercent = 300
 
 // TuneGC raises the collector's target (GOGC) above Go's default of 100
-// while the heap it lets grow stays within budget bytes: after each
-// collection the target becomes the percent at which the next heap goal is
-// budget for the heap then live, between 100 and maxTunedGCPercent. A
-// lint holds little live memory for what it allocates (each cluster's Rego
-// values are garbage once it is evaluated), so at the default the
-// collector took a fifth to a third of the CPU of a 10,000-file lint
-// (GODEBUG=gctrace=1; README "Performance"). It is never below the
-// default, so a heap that outgrows the budget (a very large monorepo) is
-// collected as Go would; a large cluster still gets its tighter target
-// (evaluatingLarge), and Compile's pause its own.
+// while the heap it lets grow stays within a budget: after each collection
+// the target becomes the percent at which the next heap goal is the budget
+// for the heap then live, between 100 and maxTunedGCPercent. The budget is
+// perFile bytes per input file of the runs in progress (Run counts them
+// once loaded), and at least floor: a lint's live heap grows with its
+// files, so a budget that grows with them keeps the collector's share of
+// the work the same for twice the files. A lint holds little live memory
+// for what it allocates (each cluster's Rego values are garbage once it is
+// evaluated), so at the default the collector took a fifth to a third of
+// the CPU of a 10,000-file lint (GODEBUG=gctrace=1; README "Performance").
+// The target is never below the default, so a heap that outgrows the
+// budget is collected as Go would; a large cluster still gets its tighter
+// target (evaluatingLarge), and Compile's pause its own.
 //
 // The target is the process's: a program calls TuneGC when it owns the
 // process (the command line does, unless the environment sets GOGC or
 // GOMEMLIMIT) and stop when done.
-func TuneGC(budget uint64) (stop func()) {
-	t := &gcTuner{budget: budget}
+func TuneGC(perFile, floor uint64) (stop func()) {
+	t := &gcTuner{perFile: perFile, floor: floor}
 	t.arm()
 	return func() { t.stopped.Store(true) }
 }
 
+// gcFiles is the number of input files of the runs in progress.
+var gcFiles atomic.Int64
+
+// holdFiles counts n input files as held until release is called.
+func holdFiles(n int) (release func()) {
+	gcFiles.Add(int64(n))
+	return func() { gcFiles.Add(-int64(n)) }
+}
+
 type gcTuner struct {
-	budget  uint64
-	stopped atomic.Bool
+	perFile, floor uint64
+	stopped        atomic.Bool
+}
+
+// budget is the heap goal for the files now held.
+func (t *gcTuner) budget() uint64 {
+	return max(t.floor, t.perFile*uint64(max(gcFiles.Load(), 0)))
 }
 
 // gcSentinel is garbage as soon as it is armed, so its finalizer runs
@@ -68,7 +85,7 @@ func (t *gcTuner) tune() {
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	debug.SetGCPercent(tunedGCPercent(s[0].Value.Uint64(), t.budget))
+	debug.SetGCPercent(tunedGCPercent(s[0].Value.Uint64(), t.budget()))
 }
 
 // tunedGCPercent is the target whose heap goal, live*(1+p/100), is budget,

@@ -4,8 +4,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/kafkalint/kafkalint/loader"
 )
 
 func TestTunedGCPercent(t *testing.T) {
@@ -48,6 +51,22 @@ func collectUntil(ok func() bool) bool {
 	return ok()
 }
 
+// TestGCBudget: the budget is perFile per file held, at least floor.
+func TestGCBudget(t *testing.T) {
+	tu := &gcTuner{perFile: 10, floor: 1000}
+	if got := tu.budget(); got != 1000 {
+		t.Errorf("no files held: budget %d, want the floor 1000", got)
+	}
+	release := holdFiles(150)
+	if got := tu.budget(); got != 1500 {
+		t.Errorf("150 files held: budget %d, want 1500", got)
+	}
+	release()
+	if got := tu.budget(); got != 1000 {
+		t.Errorf("files released: budget %d, want the floor 1000", got)
+	}
+}
+
 // TestTuneGC: after a collection the target is the tuned one (the most,
 // for a budget far above the live heap); a setting held by setGCPercent
 // (a large cluster) is left alone; after stop the tuner changes nothing.
@@ -56,7 +75,7 @@ func TestTuneGC(t *testing.T) {
 	orig := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
 
-	stop := TuneGC(1 << 40)
+	stop := TuneGC(0, 1<<40)
 	if !collectUntil(func() bool { return gogc() == maxTunedGCPercent }) {
 		t.Fatalf("GOGC %d after collections, want the tuned %d", gogc(), maxTunedGCPercent)
 	}
@@ -82,5 +101,25 @@ func TestTuneGC(t *testing.T) {
 	}
 	if got := gogc(); got != 100 {
 		t.Errorf("GOGC %d after stop, want 100 (the tuner stopped)", got)
+	}
+}
+
+// TestRunHoldsItsFiles: while Run evaluates, its files count in the
+// tuner's budget, and not once it returns. (Not parallel: beforeEvaluate
+// and gcFiles are shared.)
+func TestRunHoldsItsFiles(t *testing.T) {
+	var during int64
+	beforeEvaluate = func(*loader.Cluster) { during = gcFiles.Load() }
+	t.Cleanup(func() { beforeEvaluate = nil })
+	before := gcFiles.Load()
+	_, err := Run(t.Context(), nil, Options{Sources: []loader.Source{
+		{Name: "a/server.properties", Data: []byte(cleanBroker)},
+		{Name: "b/server.properties", Data: []byte(strings.Replace(cleanBroker, "c1.example.com", "c9.example.com", 1))},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if during != before+2 || gcFiles.Load() != before {
+		t.Errorf("files held: %d while evaluating, %d after (%d before), want 2 more, then none", during, gcFiles.Load(), before)
 	}
 }

@@ -95,6 +95,21 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 	lo := opts.Load
 	lo.DefaultKeys = engine.DefaultKeys()
 	lo.TypeLater = true // evaluate types each cluster as it evaluates it
+	// The files count in the collector's budget (TuneGC) from the moment
+	// they are known, before they are read, until the run returns.
+	var held []func()
+	defer func() {
+		for _, release := range held {
+			release()
+		}
+	}()
+	collected := lo.Collected
+	lo.Collected = func(n int) {
+		held = append(held, holdFiles(n))
+		if collected != nil {
+			collected(n)
+		}
+	}
 	var res *loader.Result
 	var err error
 	if opts.Sources != nil {
