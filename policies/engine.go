@@ -165,22 +165,26 @@ func builtinEngine(kind EngineKind) (*Engine, error) {
 	return builtinCompiled()
 }
 
-// memoByValue are the library functions the compiled engine keeps the
-// results of by argument value (plan.Options.MemoByValue): those that
-// several rules call with equal arguments built apart, and whose bodies
+// memoByValue are the functions the compiled engine keeps the results of
+// by argument value (plan.Options.MemoByValue): those that several rules
+// (or rule bodies) call with equal arguments built apart, and whose bodies
 // cost more than the lookup (a node's voter map, a disagreement's value
-// groups, a file's directory). Counted on bench/compare.sh's shared tree,
-// each is called 2.3 to 240 times per distinct argument; adding the cheap
-// ones too (settings.known, broker_only) saved 1 % of the allocations.
+// groups, a file's directory, the version test every startup check
+// starts with, the entries of a comma-separated value that three checks
+// split). Counted on bench/compare.sh's shared tree, each of the first
+// seven is called 2.3 to 240 times per distinct argument; at_least some 20
+// times per cluster with a handful of arguments; adding the cheap ones too
+// (settings.known, broker_only) saved 1 % of the allocations.
 var memoByValue = map[string]bool{
-	"data.kafkalint.lib.cluster._groups":             true,
-	"data.kafkalint.lib.cluster.voter_map":           true,
-	"data.kafkalint.lib.cluster._controller_anchors": true,
-	"data.kafkalint.lib.cluster.endpoint_key":        true,
-	"data.kafkalint.lib.cluster.listeners_known":     true,
-	"data.kafkalint.lib.cluster.voter_ids":           true,
-	"data.kafkalint.lib.result.dir":                  true,
-	"data.kafkalint.lib.version.at_least":            true,
+	"data.kafkalint.lib.cluster._groups":                              true,
+	"data.kafkalint.lib.cluster.voter_map":                            true,
+	"data.kafkalint.lib.cluster._controller_anchors":                  true,
+	"data.kafkalint.lib.cluster.endpoint_key":                         true,
+	"data.kafkalint.lib.cluster.listeners_known":                      true,
+	"data.kafkalint.lib.cluster.voter_ids":                            true,
+	"data.kafkalint.lib.result.dir":                                   true,
+	"data.kafkalint.lib.version.at_least":                             true,
+	`data.kafkalint.rules.hygiene["kafka-refuses-to-start"]._entries`: true,
 }
 
 // builtinProgram is the built-in rules' plan (builtinplan) prepared for the
