@@ -16,7 +16,8 @@ const maxTunedGCPercent = 300
 // the target becomes the percent at which the next heap goal is the budget
 // for the heap then live, between 100 and maxTunedGCPercent. The budget is
 // perFile bytes per input file of the runs in progress (Run counts them
-// once loaded), and at least floor: a lint's live heap grows with its
+// from when the loader has collected them, before they are read), and at
+// least floor: a lint's live heap grows with its
 // files, so a budget that grows with them keeps the collector's share of
 // the work the same for twice the files. A lint holds little live memory
 // for what it allocates (each cluster's Rego values are garbage once it is
@@ -55,7 +56,7 @@ func (t *gcTuner) budget() uint64 {
 }
 
 // gcSentinel is garbage as soon as it is armed, so its finalizer runs
-// after the next collection. (16 bytes and a pointer: never in a tiny
+// after the next collection. (It holds a pointer: never in a tiny
 // allocator block, whose objects are freed together.)
 type gcSentinel struct {
 	_ *gcTuner
