@@ -162,16 +162,19 @@ const largeGCPercent = 85
 // evaluatingLarge waits until no other large cluster is typed or
 // evaluated (it would wait for the engine's gate anyway, holding its typed
 // model meanwhile: policies.EvaluatedAlone) and tightens the collector's
-// target to largeGCPercent of the one in force, or of the default (100)
-// when that is higher: a process that raised GOGC for throughput (the
-// command line does, cmd/kafkalint) keeps a large cluster's peak. GOGC=off
-// stays off. The function it returns undoes both.
+// target to largeGCPercent of the one in force (GOGC=off stays off), or of
+// the default 100 while TuneGC raises it for throughput (the command line
+// does, cmd/kafkalint), so that a large cluster's peak stays the same. The
+// function it returns undoes both.
 func evaluatingLarge() (done func()) {
 	return setGCPercent(func(prev int) int {
 		if prev < 0 {
 			return prev
 		}
-		return max(min(prev, 100)*largeGCPercent/100, 1)
+		if activeTuner.Load() != nil {
+			prev = min(prev, 100)
+		}
+		return max(prev*largeGCPercent/100, 1)
 	})
 }
 

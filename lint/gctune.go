@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 )
 
@@ -17,24 +18,42 @@ const maxTunedGCPercent = 300
 // for the heap then live, between 100 and maxTunedGCPercent. The budget is
 // perFile bytes per input file of the runs in progress (Run counts them
 // from when the loader has collected them, before they are read), and at
-// least floor: a lint's live heap grows with its
-// files, so a budget that grows with them keeps the collector's share of
-// the work the same for twice the files. A lint holds little live memory
-// for what it allocates (each cluster's Rego values are garbage once it is
-// evaluated), so at the default the collector took a fifth to a third of
-// the CPU of a 10,000-file lint (GODEBUG=gctrace=1; README "Performance").
-// The target is never below the default, so a heap that outgrows the
-// budget is collected as Go would; a large cluster still gets its tighter
-// target (evaluatingLarge), and Compile's pause its own.
+// least floor while any is; with no run in progress the target is the
+// default. A lint's live heap grows with its files, so a budget that grows
+// with them keeps the collector's share of the work the same for twice the
+// files. A lint holds little live memory for what it allocates (each
+// cluster's Rego values are garbage once it is evaluated), so at the
+// default the collector took a fifth to a third of the CPU of a
+// 10,000-file lint (GODEBUG=gctrace=1; README "Performance"). The target
+// is never below the default, so a heap that outgrows the budget is
+// collected as Go would; a large cluster gets the default's tighter target
+// (evaluatingLarge), and Compile's pause its own; each hands back to the
+// tuner when done.
 //
 // The target is the process's: a program calls TuneGC when it owns the
 // process (the command line does, unless the environment sets GOGC or
-// GOMEMLIMIT) and stop when done.
+// GOMEMLIMIT), one tuner at a time. stop ends the tuning (no change to the
+// target after it returns) and restores the target in force before.
 func TuneGC(perFile, floor uint64) (stop func()) {
+	gcSetting.Lock()
+	prev := gcPercent()
+	gcSetting.Unlock()
 	t := &gcTuner{perFile: perFile, floor: floor}
+	activeTuner.Store(t)
 	t.arm()
-	return func() { t.stopped.Store(true) }
+	return func() {
+		t.mu.Lock()
+		t.stopped = true
+		t.mu.Unlock()
+		activeTuner.CompareAndSwap(t, nil)
+		gcSetting.Lock()
+		debug.SetGCPercent(prev)
+		gcSetting.Unlock()
+	}
 }
+
+// activeTuner is the tuner TuneGC started, nil when none is running.
+var activeTuner atomic.Pointer[gcTuner]
 
 // gcFiles is the number of input files of the runs in progress.
 var gcFiles atomic.Int64
@@ -47,12 +66,18 @@ func holdFiles(n int) (release func()) {
 
 type gcTuner struct {
 	perFile, floor uint64
-	stopped        atomic.Bool
+	mu             sync.Mutex // stopped, and a tune in progress
+	stopped        bool
 }
 
-// budget is the heap goal for the files now held.
+// budget is the heap goal for the files now held: none (the default
+// target) when no run is in progress.
 func (t *gcTuner) budget() uint64 {
-	return max(t.floor, t.perFile*uint64(max(gcFiles.Load(), 0)))
+	n := gcFiles.Load()
+	if n <= 0 {
+		return 0
+	}
+	return max(t.floor, t.perFile*uint64(n))
 }
 
 // gcSentinel is garbage as soon as it is armed, so its finalizer runs
@@ -65,28 +90,30 @@ type gcSentinel struct {
 
 func (t *gcTuner) arm() {
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
-		if t.stopped.Load() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.stopped {
 			return
 		}
-		t.tune()
+		// Another setting in force (setGCPercent holds gcSetting:
+		// Compile's pause, a large cluster) is left alone: its restore
+		// asks the tuner again.
+		if gcSetting.TryLock() {
+			debug.SetGCPercent(t.percent())
+			gcSetting.Unlock()
+		}
 		t.arm()
 	})
 }
 
-// tune sets the target for the heap now live, unless another setting is in
-// force (setGCPercent holds gcSetting: Compile's pause, a large cluster),
-// which restores its own when done.
-func (t *gcTuner) tune() {
-	if !gcSetting.TryLock() {
-		return
-	}
-	defer gcSetting.Unlock()
+// percent is the tuned target for the heap now live.
+func (t *gcTuner) percent() int {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
-		return
+		return 100
 	}
-	debug.SetGCPercent(tunedGCPercent(s[0].Value.Uint64(), t.budget()))
+	return tunedGCPercent(s[0].Value.Uint64(), t.budget())
 }
 
 // tunedGCPercent is the target whose heap goal, live*(1+p/100), is budget,

@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,32 @@ func TestTunedGCPercent(t *testing.T) {
 	}
 }
 
+// TestGCBudget: the budget is perFile per file held, at least floor, and
+// none (the default target) while no file is held.
+func TestGCBudget(t *testing.T) {
+	tu := &gcTuner{perFile: 10, floor: 1000}
+	base := gcFiles.Load()
+	if base != 0 {
+		t.Fatalf("%d files held before the test", base)
+	}
+	if got := tu.budget(); got != 0 {
+		t.Errorf("no files held: budget %d, want 0", got)
+	}
+	release := holdFiles(50)
+	if got := tu.budget(); got != 1000 {
+		t.Errorf("50 files held: budget %d, want the floor 1000", got)
+	}
+	release2 := holdFiles(100)
+	if got := tu.budget(); got != 1500 {
+		t.Errorf("150 files held: budget %d, want 1500", got)
+	}
+	release()
+	release2()
+	if got := tu.budget(); got != 0 {
+		t.Errorf("files released: budget %d, want 0", got)
+	}
+}
+
 // gogc reads the collector's target without setting it.
 func gogc() int {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
@@ -51,56 +78,51 @@ func collectUntil(ok func() bool) bool {
 	return ok()
 }
 
-// TestGCBudget: the budget is perFile per file held, at least floor.
-func TestGCBudget(t *testing.T) {
-	tu := &gcTuner{perFile: 10, floor: 1000}
-	if got := tu.budget(); got != 1000 {
-		t.Errorf("no files held: budget %d, want the floor 1000", got)
-	}
-	release := holdFiles(150)
-	if got := tu.budget(); got != 1500 {
-		t.Errorf("150 files held: budget %d, want 1500", got)
-	}
-	release()
-	if got := tu.budget(); got != 1000 {
-		t.Errorf("files released: budget %d, want the floor 1000", got)
-	}
-}
-
 // TestTuneGC: after a collection the target is the tuned one (the most,
-// for a budget far above the live heap); a setting held by setGCPercent
-// (a large cluster) is left alone; after stop the tuner changes nothing.
+// for a budget far above the live heap; the default with no file held); a
+// large cluster gets 85 % of the default and, when done, the tuner's
+// target for the files then held (not the one before it); stop restores
+// the target in force before TuneGC and changes nothing after.
 // (Not parallel: the collector's setting is the process's.)
 func TestTuneGC(t *testing.T) {
-	orig := debug.SetGCPercent(100)
+	orig := debug.SetGCPercent(120)
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
 
 	stop := TuneGC(0, 1<<40)
+	if !collectUntil(func() bool { return gogc() == 100 }) {
+		t.Errorf("GOGC %d with no file held, want the default 100", gogc())
+	}
+	release := holdFiles(1)
 	if !collectUntil(func() bool { return gogc() == maxTunedGCPercent }) {
-		t.Fatalf("GOGC %d after collections, want the tuned %d", gogc(), maxTunedGCPercent)
+		t.Fatalf("GOGC %d after collections with a file held, want the tuned %d", gogc(), maxTunedGCPercent)
 	}
 
 	done := evaluatingLarge()
-	held := gogc()
 	for range 3 {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gogc(); got != held || held != largeGCPercent {
-		t.Errorf("GOGC %d while a large cluster holds %d, want it left alone at %d", got, held, largeGCPercent)
+	if got := gogc(); got != largeGCPercent {
+		t.Errorf("GOGC %d while a large cluster is evaluated, want %d (of the default, not of the tuned target)", got, largeGCPercent)
 	}
+	release() // the budget is gone: done must not restore the tuned 300
 	done()
+	if got := gogc(); got != 100 {
+		t.Errorf("GOGC %d after the large cluster with no file held, want the tuner's 100", got)
+	}
 
 	stop()
-	runtime.GC() // a finalizer armed before stop may still run once
-	time.Sleep(10 * time.Millisecond)
-	debug.SetGCPercent(100)
+	if got := gogc(); got != 120 {
+		t.Errorf("GOGC %d after stop, want the 120 in force before TuneGC", got)
+	}
+	release = holdFiles(1)
+	defer release()
 	for range 3 {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gogc(); got != 100 {
-		t.Errorf("GOGC %d after stop, want 100 (the tuner stopped)", got)
+	if got := gogc(); got != 120 {
+		t.Errorf("GOGC %d after stop and collections, want 120 (the tuner stopped)", got)
 	}
 }
 
@@ -108,8 +130,8 @@ func TestTuneGC(t *testing.T) {
 // tuner's budget, and not once it returns. (Not parallel: beforeEvaluate
 // and gcFiles are shared.)
 func TestRunHoldsItsFiles(t *testing.T) {
-	var during int64
-	beforeEvaluate = func(*loader.Cluster) { during = gcFiles.Load() }
+	var during atomic.Int64 // two clusters: two workers
+	beforeEvaluate = func(*loader.Cluster) { during.Store(gcFiles.Load()) }
 	t.Cleanup(func() { beforeEvaluate = nil })
 	before := gcFiles.Load()
 	_, err := Run(t.Context(), nil, Options{Sources: []loader.Source{
@@ -119,7 +141,7 @@ func TestRunHoldsItsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if during != before+2 || gcFiles.Load() != before {
-		t.Errorf("files held: %d while evaluating, %d after (%d before), want 2 more, then none", during, gcFiles.Load(), before)
+	if during.Load() != before+2 || gcFiles.Load() != before {
+		t.Errorf("files held: %d while evaluating, %d after (%d before), want 2 more, then none", during.Load(), gcFiles.Load(), before)
 	}
 }

@@ -173,21 +173,33 @@ var gcSetting sync.Mutex
 
 // setGCPercent sets the collector's target (GOGC) to target(the one in
 // force; -1 when off) until restore puts it back, holding gcSetting
-// meanwhile. The setting is read from runtime/metrics, not by setting it:
-// debug.SetGCPercent(-1) waits for a collection under way to finish.
+// meanwhile; with a tuner running (TuneGC), restore asks it for the
+// target of the heap then live instead, since the one in force before was
+// tuned for another. The setting is read from runtime/metrics, not by
+// setting it: debug.SetGCPercent(-1) waits for a collection under way to
+// finish.
 func setGCPercent(target func(prev int) int) (restore func()) {
 	gcSetting.Lock()
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	prev := -1 // off: the runtime stores -1, which reads as a huge unsigned
-	if v := s[0].Value.Uint64(); v <= math.MaxInt32 {
-		prev = int(v)
-	}
+	prev := gcPercent()
 	debug.SetGCPercent(target(prev))
 	return func() {
-		debug.SetGCPercent(prev)
+		if t := activeTuner.Load(); t != nil && prev >= 0 {
+			debug.SetGCPercent(t.percent())
+		} else {
+			debug.SetGCPercent(prev)
+		}
 		gcSetting.Unlock()
 	}
+}
+
+// gcPercent is the collector's target in force, -1 when off.
+func gcPercent() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if v := s[0].Value.Uint64(); v <= math.MaxInt32 {
+		return int(v)
+	}
+	return -1 // off: the runtime stores -1, which reads as a huge unsigned
 }
 
 // Compile builds the engine of a run: the built-in rules plus the custom

@@ -173,14 +173,14 @@ func TestCompileRestoresGC(t *testing.T) {
 }
 
 // TestEvaluatingLargeTightensAndRestoresGC: while a large cluster is
-// evaluated the collector's target is largeGCPercent of the one in force,
-// at most of the default 100 (GOGC=off stays off), and it is restored
-// afterwards.
+// evaluated the collector's target is largeGCPercent of the one in force
+// (GOGC=off stays off), and it is restored afterwards. (With a tuner
+// running: TestTuneGC.)
 // (Not parallel: the collector's setting is the process's.)
 func TestEvaluatingLargeTightensAndRestoresGC(t *testing.T) {
 	orig := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
-	for _, tc := range []struct{ set, during int }{{100, largeGCPercent}, {200, largeGCPercent}, {50, largeGCPercent / 2}, {-1, -1}, {1, 1}} {
+	for _, tc := range []struct{ set, during int }{{100, largeGCPercent}, {200, 2 * largeGCPercent}, {50, largeGCPercent / 2}, {-1, -1}, {1, 1}} {
 		debug.SetGCPercent(tc.set)
 		done := evaluatingLarge()
 		during := debug.SetGCPercent(tc.during)
