@@ -39,20 +39,21 @@ type eval struct {
 	ints    []*ast.Term // intTerm's terms; kept by the pool
 }
 
-// maxIntTerms bounds intTerm's table (some 40 bytes per entry).
+// maxIntTerms bounds intTerm's table (some 50 bytes per entry).
 const maxIntTerms = 1 << 16
 
-// intTerm is the term of the integer i >= 0: a scan binds each element's
-// index and a LenStmt its count, and OPA interns integers only up to 512,
-// so past that every element of a scan cost a term and its string. A
-// large cluster's nodes are scanned by dozens of rule bodies, so the
-// table, kept with the pooled evaluation, is built once per worker.
-// Terms are immutable: sharing them between evaluations is safe.
+// intTerm is the term of the integer i: a scan binds each element's index
+// and a LenStmt its count, and OPA interns integers only up to 512, so
+// past that every element of a scan cost a term and its string. A large
+// cluster's nodes are scanned by dozens of rule bodies, so the table is
+// kept with the pooled evaluation (as long as the pool keeps it) and
+// built again only after that. Terms are immutable: sharing them between
+// evaluations is safe.
 func (e *eval) intTerm(i int) *ast.Term {
-	if i < len(e.ints) {
+	if uint(i) < uint(len(e.ints)) {
 		return e.ints[i]
 	}
-	if i >= maxIntTerms {
+	if i < 0 || i >= maxIntTerms {
 		return ast.InternedTerm(i)
 	}
 	n := min(max(i+1, 2*len(e.ints), 1024), maxIntTerms)

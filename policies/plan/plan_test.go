@@ -287,7 +287,7 @@ pairs := {[k, x] | some k, x in input.xs; k % 499 == 0}
 	}
 
 	var e eval
-	for _, i := range []int{0, 511, 512, 1023, 1024, 5000, maxIntTerms - 1, maxIntTerms, maxIntTerms + 7} {
+	for _, i := range []int{-1, -600, 0, 511, 512, 1023, 1024, 5000, maxIntTerms - 1, maxIntTerms, maxIntTerms + 7} {
 		got, want := e.intTerm(i), ast.InternedTerm(i)
 		if !got.Equal(want) || got.String() != want.String() {
 			t.Errorf("intTerm(%d) = %v, want %v", i, got, want)
