@@ -362,23 +362,32 @@ func TestGroupingStopsAtRepositories(t *testing.T) {
 }
 
 // TestCollectedCountsFilesBeforeReading: Options.Collected hears how many
-// files will be read (excluded ones not), from Load and LoadSources alike.
+// files will be read (excluded ones not), before any is read: a file
+// removed from the callback is a read error. LoadSources tells it too.
 func TestCollectedCountsFilesBeforeReading(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a/server.properties", "process.roles=broker\n")
 	write(t, dir, "b/server.properties", "process.roles=broker\n")
 	write(t, dir, "skip/server.properties", "process.roles=broker\n")
 	got := -1
-	_, err := LoadContext(t.Context(), []string{dir}, Options{
-		Dir:       dir,
-		Exclude:   func(abs string) bool { return filepath.Base(filepath.Dir(abs)) == "skip" },
-		Collected: func(n int) { got = n },
+	res, err := LoadContext(t.Context(), []string{dir}, Options{
+		Dir:     dir,
+		Exclude: func(abs string) bool { return filepath.Base(filepath.Dir(abs)) == "skip" },
+		Collected: func(n int) {
+			got = n
+			if err := os.Remove(filepath.Join(dir, "b", "server.properties")); err != nil {
+				t.Error(err)
+			}
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != 2 {
 		t.Errorf("Load: Collected(%d), want 2", got)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].File != "b/server.properties" {
+		t.Errorf("errors %+v, want b/server.properties unreadable (removed after Collected, before reading)", res.Errors)
 	}
 	got = -1
 	if _, err := LoadSources([]Source{{Name: "x/server.properties", Data: []byte("process.roles=broker\n")}}, Options{Collected: func(n int) { got = n }}); err != nil {
