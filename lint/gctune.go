@@ -18,8 +18,7 @@ const maxTunedGCPercent = 300
 // for the heap then live, between 100 and maxTunedGCPercent. The budget is
 // perFile bytes per input file of the runs in progress (Run counts them
 // from when the loader has collected them, before they are read), and at
-// least floor while any is; with no run in progress the target is the
-// default. A lint's live heap grows with its files, so a budget that grows
+// least floor. A lint's live heap grows with its files, so a budget that grows
 // with them keeps the collector's share of the work the same for twice the
 // files. A lint holds little live memory for what it allocates (each
 // cluster's Rego values are garbage once it is evaluated), so at the
@@ -31,8 +30,10 @@ const maxTunedGCPercent = 300
 // tuner when done.
 //
 // The target is the process's: a program calls TuneGC when it owns the
-// process (the command line does, unless the environment sets GOGC or
-// GOMEMLIMIT), one tuner at a time. stop ends the tuning (no change to the
+// process for a bounded run (the command line does, unless the
+// environment sets GOGC or GOMEMLIMIT or the process is the long-running
+// language server, whose heap the floor would let grow), one tuner at a
+// time. stop ends the tuning (no change to the
 // target after it returns) and restores the target in force before.
 func TuneGC(perFile, floor uint64) (stop func()) {
 	gcSetting.Lock()
@@ -70,14 +71,9 @@ type gcTuner struct {
 	stopped        bool
 }
 
-// budget is the heap goal for the files now held: none (the default
-// target) when no run is in progress.
+// budget is the heap goal for the files now held.
 func (t *gcTuner) budget() uint64 {
-	n := gcFiles.Load()
-	if n <= 0 {
-		return 0
-	}
-	return max(t.floor, t.perFile*uint64(n))
+	return max(t.floor, t.perFile*uint64(max(gcFiles.Load(), 0)))
 }
 
 // gcSentinel is garbage as soon as it is armed, so its finalizer runs

@@ -32,16 +32,14 @@ func TestTunedGCPercent(t *testing.T) {
 	}
 }
 
-// TestGCBudget: the budget is perFile per file held, at least floor, and
-// none (the default target) while no file is held.
+// TestGCBudget: the budget is perFile per file held, at least floor.
 func TestGCBudget(t *testing.T) {
 	tu := &gcTuner{perFile: 10, floor: 1000}
-	base := gcFiles.Load()
-	if base != 0 {
+	if base := gcFiles.Load(); base != 0 {
 		t.Fatalf("%d files held before the test", base)
 	}
-	if got := tu.budget(); got != 0 {
-		t.Errorf("no files held: budget %d, want 0", got)
+	if got := tu.budget(); got != 1000 {
+		t.Errorf("no files held: budget %d, want the floor 1000", got)
 	}
 	release := holdFiles(50)
 	if got := tu.budget(); got != 1000 {
@@ -53,8 +51,8 @@ func TestGCBudget(t *testing.T) {
 	}
 	release()
 	release2()
-	if got := tu.budget(); got != 0 {
-		t.Errorf("files released: budget %d, want 0", got)
+	if got := tu.budget(); got != 1000 {
+		t.Errorf("files released: budget %d, want the floor 1000", got)
 	}
 }
 
@@ -79,16 +77,17 @@ func collectUntil(ok func() bool) bool {
 }
 
 // TestTuneGC: after a collection the target is the tuned one (the most,
-// for a budget far above the live heap; the default with no file held); a
-// large cluster gets 85 % of the default and, when done, the tuner's
-// target for the files then held (not the one before it); stop restores
-// the target in force before TuneGC and changes nothing after.
+// for a budget far above the live heap; the default for a budget of 0,
+// with no floor and no file held); a large cluster gets 85 % of the
+// default and, when done, the tuner's target for the files then held (not
+// the one before it); stop restores the target in force before TuneGC and
+// changes nothing after.
 // (Not parallel: the collector's setting is the process's.)
 func TestTuneGC(t *testing.T) {
 	orig := debug.SetGCPercent(120)
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
 
-	stop := TuneGC(0, 1<<40)
+	stop := TuneGC(1<<40, 0)
 	if !collectUntil(func() bool { return gogc() == 100 }) {
 		t.Errorf("GOGC %d with no file held, want the default 100", gogc())
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/kafkalint/kafkalint/lint"
 )
 
@@ -14,11 +16,21 @@ const (
 	gcFloor   = 128 << 20
 )
 
-// tuneGC tunes the collector unless the user chose its setting: GOGC or
-// GOMEMLIMIT in the environment (read through getenv) keeps Go's rules.
-func tuneGC(getenv func(string) string) (stop func()) {
+// tuneGC tunes the collector for a run of kafkalint with args, unless the
+// user chose its setting (GOGC or GOMEMLIMIT in the environment, read
+// through getenv, keeps Go's rules) or the run is the language server,
+// which lives as long as the editor and should hold no more than it must.
+func tuneGC(args []string, getenv func(string) string) (stop func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			if a == "lsp" {
+				return func() {}
+			}
+			break
+		}
 	}
 	return lint.TuneGC(gcPerFile, gcFloor)
 }

@@ -13,7 +13,7 @@ import (
 var atExit = func() {}
 
 func main() {
-	stopTuning := tuneGC(os.Getenv)
+	stopTuning := tuneGC(os.Args[1:], os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.Streams{Out: os.Stdout, Err: os.Stderr})
 	stop()
