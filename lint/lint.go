@@ -97,15 +97,15 @@ func Run(ctx context.Context, paths []string, opts Options) (*report.Report, err
 	lo.TypeLater = true // evaluate types each cluster as it evaluates it
 	// The files count in the collector's budget (TuneGC) from the moment
 	// they are known, before they are read, until the run returns.
-	var held []func()
+	var release func() // set by Collected: a deferred call reads it then
 	defer func() {
-		for _, release := range held {
+		if release != nil {
 			release()
 		}
 	}()
 	collected := lo.Collected
-	lo.Collected = func(n int) {
-		held = append(held, holdFiles(n))
+	lo.Collected = func(n int) { // once per load
+		release = holdFiles(n)
 		if collected != nil {
 			collected(n)
 		}
