@@ -3,7 +3,6 @@ package lint
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -56,13 +55,6 @@ func TestGCBudget(t *testing.T) {
 	}
 }
 
-// gogc reads the collector's target without setting it.
-func gogc() int {
-	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-	metrics.Read(s)
-	return int(int32(s[0].Value.Uint64()))
-}
-
 // collectUntil runs collections until ok holds (the tuner runs as a
 // finalizer, after a collection) or a few seconds pass.
 func collectUntil(ok func() bool) bool {
@@ -88,12 +80,12 @@ func TestTuneGC(t *testing.T) {
 	t.Cleanup(func() { debug.SetGCPercent(orig) })
 
 	stop := TuneGC(1<<40, 0)
-	if !collectUntil(func() bool { return gogc() == 100 }) {
-		t.Errorf("GOGC %d with no file held, want the default 100", gogc())
+	if !collectUntil(func() bool { return gcPercent() == 100 }) {
+		t.Errorf("GOGC %d with no file held, want the default 100", gcPercent())
 	}
 	release := holdFiles(1)
-	if !collectUntil(func() bool { return gogc() == maxTunedGCPercent }) {
-		t.Fatalf("GOGC %d after collections with a file held, want the tuned %d", gogc(), maxTunedGCPercent)
+	if !collectUntil(func() bool { return gcPercent() == maxTunedGCPercent }) {
+		t.Fatalf("GOGC %d after collections with a file held, want the tuned %d", gcPercent(), maxTunedGCPercent)
 	}
 
 	done := evaluatingLarge()
@@ -101,17 +93,17 @@ func TestTuneGC(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gogc(); got != largeGCPercent {
+	if got := gcPercent(); got != largeGCPercent {
 		t.Errorf("GOGC %d while a large cluster is evaluated, want %d (of the default, not of the tuned target)", got, largeGCPercent)
 	}
 	release() // the budget is gone: done must not restore the tuned 300
 	done()
-	if got := gogc(); got != 100 {
+	if got := gcPercent(); got != 100 {
 		t.Errorf("GOGC %d after the large cluster with no file held, want the tuner's 100", got)
 	}
 
 	stop()
-	if got := gogc(); got != 120 {
+	if got := gcPercent(); got != 120 {
 		t.Errorf("GOGC %d after stop, want the 120 in force before TuneGC", got)
 	}
 	release = holdFiles(1)
@@ -120,7 +112,7 @@ func TestTuneGC(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gogc(); got != 120 {
+	if got := gcPercent(); got != 120 {
 		t.Errorf("GOGC %d after stop and collections, want 120 (the tuner stopped)", got)
 	}
 }
