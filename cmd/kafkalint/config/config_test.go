@@ -497,34 +497,28 @@ func writeTestFile(t *testing.T, path, text string) {
 	}
 }
 
-// matchSegsReference is the glob matcher without matchSegs' shortcut (a
-// ** followed by no other ** tries only the last segments): every split
-// point, the definition.
+// matchSegsReference is the glob definition written another way than
+// matchSegs, as a table: m[i][j] says whether pat[i:] matches name[j:],
+// where ** matches any number of segments and any other segment one name
+// segment by path.Match.
 func matchSegsReference(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 0 && pat[0] == "**" {
-				pat = pat[1:]
-			}
-			if len(pat) == 0 {
-				return true
-			}
-			for i := range name {
-				if matchSegsReference(pat, name[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], name[0]); !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+	m := make([][]bool, len(pat)+1)
+	for i := range m {
+		m[i] = make([]bool, len(name)+1)
 	}
-	return len(name) == 0
+	m[len(pat)][len(name)] = true
+	for i := len(pat) - 1; i >= 0; i-- {
+		for j := len(name); j >= 0; j-- {
+			switch {
+			case pat[i] == "**":
+				m[i][j] = m[i+1][j] || j < len(name) && m[i][j+1]
+			case j < len(name):
+				ok, _ := path.Match(pat[i], name[j])
+				m[i][j] = ok && m[i+1][j+1]
+			}
+		}
+	}
+	return m[0][0]
 }
 
 func FuzzGlobMatchesReference(f *testing.F) {
