@@ -187,6 +187,7 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 // Input is a file to read.
 type Input struct {
 	Path    string // as opened
+	abs     string // Path made absolute by the walk; "" for other inputs
 	Display string // relative to Options.Dir when under it, slash-separated
 	// Explicit: named on the command line, so read whatever its extension.
 	Explicit bool
@@ -234,7 +235,10 @@ func dropExcluded(files []Input, opts Options) []Input {
 		return files
 	}
 	return slices.DeleteFunc(files, func(in Input) bool {
-		abs, err := filepath.Abs(in.Path)
+		abs, err := in.abs, error(nil)
+		if abs == "" {
+			abs, err = filepath.Abs(in.Path)
+		}
 		return err == nil && opts.Exclude(abs)
 	})
 }

@@ -75,7 +75,7 @@ type walker struct {
 }
 
 func (w *walker) add(p string, explicit bool, root *safefs.Root) {
-	abs, err := filepath.Abs(p)
+	abs, err := root.Abs(p)
 	if err != nil || w.seen[abs] {
 		return
 	}
@@ -92,7 +92,7 @@ func (w *walker) add(p string, explicit bool, root *safefs.Root) {
 	if a == nil {
 		return
 	}
-	w.out = append(w.out, Input{Path: p, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root, data: data})
+	w.out = append(w.out, Input{Path: p, abs: abs, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root, data: data})
 }
 
 func (w *walker) walk(root *safefs.Root, top string) {

@@ -64,13 +64,16 @@ func Reason(err error) string {
 // Root reads files inside one directory.
 type Root struct {
 	dir  string // absolute, as given (not symlink-resolved)
+	wd   string // the working directory when opened; "" if unknown
 	root *os.Root
 	max  int64
 }
 
 // OpenRoot returns a Root for dir that reads at most max bytes per file
 // (max <= 0: DefaultMaxSize). A nil *Root reads nothing: every file is
-// missing (in-memory sources have no directory).
+// missing (in-memory sources have no directory). Relative names given to
+// its methods are relative to the working directory at the time OpenRoot
+// was called.
 func OpenRoot(dir string, limitBytes int64) (*Root, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -80,7 +83,10 @@ func OpenRoot(dir string, limitBytes int64) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Root{dir: abs, root: r, max: limit(limitBytes)}, nil
+	// filepath.Abs asks for the working directory on every call (two
+	// system calls each); a load names the same one thousands of times.
+	wd, _ := os.Getwd()
+	return &Root{dir: abs, wd: wd, root: r, max: limit(limitBytes)}, nil
 }
 
 func limit(limitBytes int64) int64 {
@@ -110,7 +116,7 @@ func (r *Root) Contains(name string) bool {
 
 // rel is name relative to the root's directory, or an ErrOutside refusal.
 func (r *Root) rel(name string) (string, error) {
-	abs, err := filepath.Abs(name)
+	abs, err := r.Abs(name)
 	if err != nil {
 		return "", err
 	}
@@ -119,6 +125,14 @@ func (r *Root) rel(name string) (string, error) {
 		return "", outside(name)
 	}
 	return rel, nil
+}
+
+// Abs is filepath.Abs with the working directory the root was opened in.
+func (r *Root) Abs(name string) (string, error) {
+	if r == nil || filepath.IsAbs(name) || r.wd == "" {
+		return filepath.Abs(name)
+	}
+	return filepath.Join(r.wd, name), nil
 }
 
 // Stat describes name (absolute, or relative to the working directory),
@@ -145,18 +159,18 @@ func (r *Root) ReadFile(name string) ([]byte, error) {
 	if r == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
+	rel, err := r.rel(name)
+	if err != nil {
+		return nil, err
+	}
 	// Checking the type before opening means a device is not even opened
 	// (opening some has side effects); the check on the open file below is
 	// the one that counts.
-	info, err := r.Stat(name)
+	info, err := r.root.Stat(rel)
 	if err != nil {
-		return nil, err
+		return nil, classify(name, err)
 	}
 	if err := regular(name, info); err != nil {
-		return nil, err
-	}
-	rel, err := r.rel(name)
-	if err != nil {
 		return nil, err
 	}
 	f, err := r.root.OpenFile(rel, openFlags, 0)

@@ -206,3 +206,30 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("Size = %q", got)
 	}
 }
+
+// TestRelativeNamesFromTheWorkingDirectoryAtOpen: a Root resolves relative
+// names against the working directory it was opened in (it asks for it
+// once, not on every read), and confines them as it does absolute ones.
+func TestRelativeNamesFromTheWorkingDirectoryAtOpen(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "a", "x.properties"), "k=v\n")
+	write(t, filepath.Join(other, "a", "x.properties"), "other\n")
+	write(t, filepath.Join(filepath.Dir(dir), "outside.properties"), "secret\n")
+	t.Chdir(dir)
+	r := openRoot(t, ".", 0)
+	t.Chdir(other)
+	for _, name := range []string{"a/x.properties", "./a/../a/x.properties"} {
+		if data, err := r.ReadFile(name); err != nil || string(data) != "k=v\n" {
+			t.Errorf("ReadFile(%q) after a chdir = %q, %v; want the file under the directory the root was opened in", name, data, err)
+		}
+		if abs, err := r.Abs(name); err != nil || abs != filepath.Join(dir, "a", "x.properties") {
+			t.Errorf("Abs(%q) = %q, %v; want %s", name, abs, err, filepath.Join(dir, "a", "x.properties"))
+		}
+	}
+	if _, err := r.ReadFile("../outside.properties"); !errors.Is(err, ErrOutside) {
+		t.Errorf("ReadFile(../outside.properties): %v, want ErrOutside", err)
+	}
+	if entries, err := r.ReadDir("a"); err != nil || len(entries) != 1 {
+		t.Errorf("ReadDir(a) after a chdir = %v, %v; want the root's a/", entries, err)
+	}
+}
