@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,16 +20,31 @@ import (
 // absolute) as baseline.RealPath does, each distinct one once: a run
 // matches every finding's file and related locations, and every linted
 // file, against its PATH arguments, the same few thousand paths over and
-// over (and each resolution is a system call per path component).
+// over. A resolution is a system call per path component, so a path is
+// resolved as its resolved directory plus its name, with one Lstat to
+// check that the name is no symlink: the step filepath.EvalSymlinks takes
+// there. Anything else (a symlink, a missing file, "." or "..") takes
+// baseline.RealPath's own way.
 type realPaths map[string]string
 
 func (r realPaths) of(display string) string {
 	resolved, ok := r[display]
 	if !ok {
-		resolved = baseline.RealPath(display)
+		resolved = r.resolve(display)
 		r[display] = resolved
 	}
 	return resolved
+}
+
+func (r realPaths) resolve(display string) string {
+	dir, name := filepath.Dir(display), filepath.Base(display)
+	if dir != display && name != "." && name != ".." {
+		p := filepath.Join(r.of(dir), name)
+		if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink == 0 {
+			return p
+		}
+	}
+	return baseline.RealPath(display)
 }
 
 // ancestors calls f with p and each directory above it, nearest first,

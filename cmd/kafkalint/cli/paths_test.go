@@ -3,12 +3,15 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/kafkalint/kafkalint/baseline"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -116,5 +119,60 @@ func BenchmarkEmptyPaths(b *testing.B) {
 		if empty := emptyPaths(rep.Linted, rep, realPaths{}); len(empty) != 0 {
 			b.Fatal(empty)
 		}
+	}
+}
+
+// TestRealPathsResolveAsRealPath: realPaths resolves a path from its
+// resolved directory with one Lstat, which must give exactly what
+// baseline.RealPath gives: for regular files, symlinked files and
+// directories, missing and dangling paths, loops, ".", ".." and absolute
+// paths, from a working directory entered through a symlink (where ".."
+// is lexical for filepath.Abs and physical for the kernel).
+func TestRealPathsResolveAsRealPath(t *testing.T) {
+	top := baseline.RealPath(t.TempDir())
+	mk := func(p string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(top, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(top, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("real/dir/sub")
+	mk("real/other")
+	mk("elsewhere/x")
+	for _, f := range []string{"real/dir/a.properties", "real/dir/sub/b.properties", "real/other/t.properties", "elsewhere/x/e.properties", "elsewhere/n.properties"} {
+		if err := os.WriteFile(filepath.Join(top, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link("../other/t.properties", "real/dir/file-link.properties")
+	link("sub", "real/dir/dir-link")
+	link("nowhere", "real/dir/dangling.properties")
+	link("loop", "real/dir/loop")
+	link(filepath.Join(top, "elsewhere/x"), "real/dir/abs-link")
+	link("real/dir", "cwd-link")
+
+	paths := []string{
+		"a.properties", "sub/b.properties", "file-link.properties", "dir-link/b.properties",
+		"dangling.properties", "loop", "loop/x", "missing.properties", "missing/x.properties",
+		"abs-link/e.properties", "abs-link/../n.properties", ".", "..", "../other/t.properties",
+		"../../elsewhere/x/e.properties", "sub/..", "",
+		filepath.Join(top, "real/dir/sub/b.properties"), filepath.Join(top, "cwd-link/file-link.properties"), "/",
+	}
+	for _, wd := range []string{filepath.Join(top, "real/dir"), filepath.Join(top, "cwd-link")} {
+		t.Run(filepath.Base(wd), func(t *testing.T) {
+			t.Chdir(wd)
+			r := realPaths{}
+			for _, p := range paths {
+				if got, want := r.of(p), baseline.RealPath(p); got != want {
+					t.Errorf("realPaths.of(%q) = %q, want baseline.RealPath's %q", p, got, want)
+				}
+			}
+		})
 	}
 }
