@@ -27,6 +27,9 @@ var flowKeyParts = regexp.MustCompile(`^([^.\s]+)->([^.\s]+)\.(.+)$`)
 
 // splitFlowKey returns a flow key's aliases and the connector key it sets.
 func splitFlowKey(key string) (source, target, base string, ok bool) {
+	if !strings.Contains(key, "->") {
+		return "", "", "", false // what the pattern needs: most keys are no flow's
+	}
 	m := flowKeyParts.FindStringSubmatch(key)
 	if m == nil {
 		return "", "", "", false
