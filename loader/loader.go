@@ -187,8 +187,11 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 // Input is a file to read.
 type Input struct {
 	Path    string // as opened
-	abs     string // Path made absolute by the walk; "" for other inputs
 	Display string // relative to Options.Dir when under it, slash-separated
+	abs     string // Path made absolute by the walk; "" for other inputs
+	// listed: the walk's listing of its directory described Path as a
+	// regular file (safefs.Root.ReadListed).
+	listed bool
 	// Explicit: named on the command line, so read whatever its extension.
 	Explicit bool
 	format   format
@@ -361,7 +364,11 @@ func readInput(in Input) ([]byte, *Doc) {
 	if in.data != nil {
 		return in.data, nil
 	}
-	data, err := in.root.ReadFile(in.Path)
+	read := in.root.ReadFile
+	if in.listed {
+		read = in.root.ReadListed
+	}
+	data, err := read(in.Path)
 	if err != nil {
 		return nil, failed(in.Display, readMessage(err))
 	}

@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kafkalint/kafkalint/internal/fifotest"
+	"github.com/kafkalint/kafkalint/loader/safefs"
 )
 
 // Hostile trees a pull request can commit (issue 14 §1): every read stays
@@ -265,5 +268,27 @@ func TestNamedPathOutsideRoot(t *testing.T) {
 	res = loadWithin(t, []string{filepath.Join(outside, "server.properties")}, Options{Dir: dir})
 	if len(res.Errors) != 0 || len(res.Clusters) != 1 {
 		t.Errorf("a file outside the working directory: errors %v, %d clusters", errorMessages(res), len(res.Clusters))
+	}
+}
+
+// TestWalkListsOnlyRegularFiles: the walk marks as listed (read without a
+// second type check before opening) exactly the entries its directory
+// listing called regular files; a FIFO, a symlink and a file named on the
+// command line are checked before they are opened.
+func TestWalkListsOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a/server.properties": broker, "b/server.properties": broker})
+	fifotest.Make(t, filepath.Join(dir, "a", "pipe.properties"))
+	symlink(t, "server.properties", filepath.Join(dir, "a", "link.properties"))
+	roots := &rootSet{byDir: map[string]*safefs.Root{}}
+	defer roots.close()
+	res := &Result{}
+	got := map[string]bool{}
+	for _, in := range collect(context.Background(), []string{filepath.Join(dir, "a"), filepath.Join(dir, "b", "server.properties")}, dir, res, roots) {
+		got[in.Display] = in.listed
+	}
+	want := map[string]bool{"a/server.properties": true, "a/pipe.properties": false, "a/link.properties": false, "b/server.properties": false}
+	if !maps.Equal(got, want) {
+		t.Errorf("listed inputs = %v, want %v", got, want)
 	}
 }

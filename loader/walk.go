@@ -75,6 +75,12 @@ type walker struct {
 }
 
 func (w *walker) add(p string, explicit bool, root *safefs.Root) {
+	w.addListed(p, explicit, false, root)
+}
+
+// addListed adds p; listed: its directory's listing said it is a regular
+// file.
+func (w *walker) addListed(p string, explicit, listed bool, root *safefs.Root) {
 	abs, err := root.Abs(p)
 	if err != nil || w.seen[abs] {
 		return
@@ -92,7 +98,7 @@ func (w *walker) add(p string, explicit bool, root *safefs.Root) {
 	if a == nil {
 		return
 	}
-	w.out = append(w.out, Input{Path: p, abs: abs, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root, data: data})
+	w.out = append(w.out, Input{Path: p, abs: abs, listed: listed, Display: displayPath(abs, w.dir), Explicit: explicit, format: a, root: root, data: data})
 }
 
 func (w *walker) walk(root *safefs.Root, top string) {
@@ -143,7 +149,7 @@ func (w *walker) walkDir(root *safefs.Root, dir, realDir string) {
 		default:
 			// A named pipe, socket or device named like a configuration
 			// file is an input too: reading it is refused with the reason.
-			w.add(p, false, root)
+			w.addListed(p, false, t.IsRegular(), root)
 		}
 	}
 }

@@ -164,8 +164,8 @@ func (r *Root) ReadFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	// Checking the type before opening means a device is not even opened
-	// (opening some has side effects); the check on the open file below is
-	// the one that counts.
+	// (opening some has side effects); the check on the open file (read)
+	// is the one that counts.
 	info, err := r.root.Stat(rel)
 	if err != nil {
 		return nil, classify(name, err)
@@ -173,6 +173,29 @@ func (r *Root) ReadFile(name string) ([]byte, error) {
 	if err := regular(name, info); err != nil {
 		return nil, err
 	}
+	return r.read(name, rel)
+}
+
+// ReadListed is ReadFile for a name that a listing of its directory
+// (ReadDir) described as a regular file, not a symlink: that listing was
+// the check before opening, which ReadFile repeats at the cost of a walk
+// of every directory on the way (os.Root opens each). The open file is
+// checked as always.
+func (r *Root) ReadListed(name string) ([]byte, error) {
+	if r == nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	rel, err := r.rel(name)
+	if err != nil {
+		return nil, err
+	}
+	return r.read(name, rel)
+}
+
+// read opens rel (name, as the caller gave it, for errors) without
+// blocking and reads it if the open file is a regular file within the
+// root's limit.
+func (r *Root) read(name, rel string) ([]byte, error) {
 	f, err := r.root.OpenFile(rel, openFlags, 0)
 	if err != nil {
 		return nil, classify(name, err)

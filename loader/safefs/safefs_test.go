@@ -57,6 +57,10 @@ func TestReadFileRegularInside(t *testing.T) {
 		if err != nil || string(data) != "k=v\n" {
 			t.Errorf("ReadFile(%s) = %q, %v; want the file", name, data, err)
 		}
+		data, err = r.ReadListed(name)
+		if err != nil || string(data) != "k=v\n" {
+			t.Errorf("ReadListed(%s) = %q, %v; want the file", name, data, err)
+		}
 	}
 	if _, err := r.ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v, want not exist", err)
@@ -76,6 +80,12 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 		_, err = ReadFile(fifo, 0)
 		if !errors.Is(err, ErrNotRegular) {
 			t.Errorf("FIFO (unconfined): %v, want not a regular file", err)
+		}
+		// A listing said regular, and a FIFO took the name since: the
+		// open file is checked.
+		_, err = r.ReadListed(fifo)
+		if !errors.Is(err, ErrNotRegular) || Reason(err) != "not a regular file (named pipe)" {
+			t.Errorf("FIFO read as listed: %v, want not a regular file (named pipe)", err)
 		}
 	})
 }
@@ -120,7 +130,15 @@ func TestReadFileRefusesEscapes(t *testing.T) {
 			if !errors.Is(err, ErrOutside) || Reason(err) != "resolves outside the linted root" {
 				t.Errorf("%s: %q, %v; want resolves outside the linted root", name, data, err)
 			}
+			// A link that replaced a listed regular file is confined too.
+			data, err = r.ReadListed(filepath.Join(dir, name))
+			if !errors.Is(err, ErrOutside) || Reason(err) != "resolves outside the linted root" {
+				t.Errorf("%s read as listed: %q, %v; want resolves outside the linted root", name, data, err)
+			}
 		})
+	}
+	if _, err := r.ReadListed(secret); !errors.Is(err, ErrOutside) {
+		t.Errorf("absolute path outside, read as listed: %v, want ErrOutside", err)
 	}
 	if _, err := r.ReadFile(secret); !errors.Is(err, ErrOutside) {
 		t.Errorf("absolute path outside: %v, want ErrOutside", err)
@@ -144,6 +162,9 @@ func TestReadFileSizeLimit(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(dir, "big"), 1024); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the limit (unconfined): %v", err)
+	}
+	if _, err := r.ReadListed(filepath.Join(dir, "big")); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the limit, read as listed: %v", err)
 	}
 }
 
