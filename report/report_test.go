@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -384,4 +385,39 @@ type junitProblem struct {
 	Message string `xml:"message,attr"`
 	Type    string `xml:"type,attr"`
 	Body    string `xml:",chardata"`
+}
+
+// TestFinishIsIdempotent: finishing a finished report changes nothing, so
+// the command line finishes again only what its path filters changed.
+// The report holds what Finish rewrites: unsorted findings, exact repeats,
+// findings sharing rule, file and key (numbered fingerprints), unsorted
+// related locations, suppressed findings, repeated linted files and
+// unsorted errors.
+func TestFinishIsIdempotent(t *testing.T) {
+	r := benchReportOf(500)
+	slices.Reverse(r.Findings)
+	r.Findings = append(r.Findings, r.Findings[:20]...)
+	for i := range r.Findings {
+		if i%5 == 0 {
+			r.Findings[i].Related = []Location{{File: "z.properties", Line: 2}, {File: "a.properties", Line: 9}}
+		}
+	}
+	r.Suppressed = append(r.Suppressed, r.Findings[30:40]...)
+	r.Errors = []LoadError{{File: "b", Message: "x"}, {File: "a", Line: 2, Message: "y"}, {File: "a", Line: 1, Message: "z"}}
+	r.Finish()
+	once, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Finish()
+	twice, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(once, twice) {
+		t.Errorf("a second Finish changed the report:\n%.2000s\n---\n%.2000s", once, twice)
+	}
+	if r.Summary.Findings != len(r.Findings) || len(r.Findings) != 500 {
+		t.Errorf("%d findings (summary %d), want 500: the exact repeats dropped once", len(r.Findings), r.Summary.Findings)
+	}
 }

@@ -176,13 +176,20 @@ func runLint(ctx context.Context, s Streams, f lintFlags, args []string) error {
 	for _, p := range empty {
 		fmt.Fprintf(s.Err, "kafkalint: no Kafka configuration found in %s\n", report.OneLine(p))
 	}
+	filtered := false
 	for _, keep := range []*pathFilter{only, changed} {
 		if keep != nil {
 			keep.apply(rep)
 			rep.Linted = slices.DeleteFunc(rep.Linted, func(f string) bool { return !keep.match(f) })
+			filtered = true
 		}
 	}
-	rep.Finish()
+	if filtered {
+		// lint.Run finished the report (sorted, fingerprinted, counted);
+		// again for what the filters left: a fingerprint numbers the
+		// findings of one rule, file and key.
+		rep.Finish()
+	}
 	if err := writeOutputs(s, st.outputs, rep, st.noColor, st.verbose, st.maxResults, st.failLevel); err != nil {
 		return &exitError{code: ExitError, err: err}
 	}
