@@ -154,7 +154,7 @@ func TestRealPathsResolveAsRealPath(t *testing.T) {
 	link("sub", "real/dir/dir-link")
 	link("nowhere", "real/dir/dangling.properties")
 	link("loop", "real/dir/loop")
-	link(filepath.Join(top, "elsewhere/x"), "real/dir/abs-link")
+	link(filepath.Join(top, "elsewhere", "x"), "real/dir/abs-link")
 	link("real/dir", "cwd-link")
 
 	paths := []string{
@@ -162,9 +162,9 @@ func TestRealPathsResolveAsRealPath(t *testing.T) {
 		"dangling.properties", "loop", "loop/x", "missing.properties", "missing/x.properties",
 		"abs-link/e.properties", "abs-link/../n.properties", ".", "..", "../other/t.properties",
 		"../../elsewhere/x/e.properties", "sub/..", "",
-		filepath.Join(top, "real/dir/sub/b.properties"), filepath.Join(top, "cwd-link/file-link.properties"), "/",
+		filepath.Join(top, "real", "dir", "sub", "b.properties"), filepath.Join(top, "cwd-link", "file-link.properties"), "/",
 	}
-	for _, wd := range []string{filepath.Join(top, "real/dir"), filepath.Join(top, "cwd-link")} {
+	for _, wd := range []string{filepath.Join(top, "real", "dir"), filepath.Join(top, "cwd-link")} {
 		t.Run(filepath.Base(wd), func(t *testing.T) {
 			t.Chdir(wd)
 			r := realPaths{}
