@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -24,7 +25,8 @@ import (
 // resolved as its resolved directory plus its name, with one Lstat to
 // check that the name is no symlink: the step filepath.EvalSymlinks takes
 // there. Anything else (a symlink, a missing file, "." or "..") takes
-// baseline.RealPath's own way.
+// baseline.RealPath's own way, and so does every path on Windows, where
+// EvalSymlinks also rewrites each name to its case on disk.
 type realPaths map[string]string
 
 func (r realPaths) of(display string) string {
@@ -37,6 +39,13 @@ func (r realPaths) of(display string) string {
 }
 
 func (r realPaths) resolve(display string) string {
+	if runtime.GOOS == "windows" {
+		return baseline.RealPath(display)
+	}
+	// RealPath cleans the path first (kafka/ is kafka, not kafka/kafka).
+	if clean := filepath.Clean(filepath.FromSlash(display)); clean != display {
+		return r.of(clean)
+	}
 	dir, name := filepath.Dir(display), filepath.Base(display)
 	if dir != display && name != "." && name != ".." {
 		p := filepath.Join(r.of(dir), name)

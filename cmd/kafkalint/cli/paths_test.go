@@ -125,9 +125,10 @@ func BenchmarkEmptyPaths(b *testing.B) {
 // TestRealPathsResolveAsRealPath: realPaths resolves a path from its
 // resolved directory with one Lstat, which must give exactly what
 // baseline.RealPath gives: for regular files, symlinked files and
-// directories, missing and dangling paths, loops, ".", ".." and absolute
-// paths, from a working directory entered through a symlink (where ".."
-// is lexical for filepath.Abs and physical for the kernel).
+// directories, missing and dangling paths, loops, ".", "..", trailing
+// slashes (which shell completion adds) and absolute paths, from a working
+// directory entered through a symlink (where ".." is lexical for
+// filepath.Abs and physical for the kernel).
 func TestRealPathsResolveAsRealPath(t *testing.T) {
 	top := baseline.RealPath(t.TempDir())
 	mk := func(p string) {
@@ -143,6 +144,7 @@ func TestRealPathsResolveAsRealPath(t *testing.T) {
 		}
 	}
 	mk("real/dir/sub")
+	mk("real/dir/sub/sub") // sub/ must not resolve to sub/sub
 	mk("real/other")
 	mk("elsewhere/x")
 	for _, f := range []string{"real/dir/a.properties", "real/dir/sub/b.properties", "real/other/t.properties", "elsewhere/x/e.properties", "elsewhere/n.properties"} {
@@ -162,6 +164,7 @@ func TestRealPathsResolveAsRealPath(t *testing.T) {
 		"dangling.properties", "loop", "loop/x", "missing.properties", "missing/x.properties",
 		"abs-link/e.properties", "abs-link/../n.properties", ".", "..", "../other/t.properties",
 		"../../elsewhere/x/e.properties", "sub/..", "",
+		"sub/", "sub//", "./sub/", "dir-link/", "dir-link/sub/", "a.properties/", "../dir/sub/", "abs-link/./e.properties",
 		filepath.Join(top, "real", "dir", "sub", "b.properties"), filepath.Join(top, "cwd-link", "file-link.properties"), "/",
 	}
 	for _, wd := range []string{filepath.Join(top, "real", "dir"), filepath.Join(top, "cwd-link")} {
