@@ -93,9 +93,6 @@ func LoadSources(sources []Source, opts Options) (*Result, error) {
 		})
 	}
 	res := &Result{}
-	if opts.Collected != nil {
-		opts.Collected(len(files))
-	}
 	if err := loadInputs(context.Background(), res, files, opts); err != nil {
 		return nil, err
 	}

@@ -133,9 +133,6 @@ func LoadContext(ctx context.Context, paths []string, opts Options) (*Result, er
 	roots := &rootSet{max: opts.MaxFileSize, byDir: map[string]*safefs.Root{}}
 	defer roots.close() // after parsing: the adapters read files beside their inputs
 	files := dropExcluded(collect(ctx, paths, opts.Dir, res, roots), opts)
-	if opts.Collected != nil {
-		opts.Collected(len(files))
-	}
 	if err := loadInputs(ctx, res, files, opts); err != nil {
 		return nil, err
 	}
@@ -144,6 +141,9 @@ func LoadContext(ctx context.Context, paths []string, opts Options) (*Result, er
 
 // loadInputs parses the files and groups what they hold into clusters.
 func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) error {
+	if opts.Collected != nil {
+		opts.Collected(len(files))
+	}
 	docs := parseAll(ctx, files, opts)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -188,7 +188,7 @@ func loadInputs(ctx context.Context, res *Result, files []Input, opts Options) e
 type Input struct {
 	Path    string // as opened
 	Display string // relative to Options.Dir when under it, slash-separated
-	abs     string // Path made absolute by the walk; "" for other inputs
+	abs     string // Path made absolute (by the walk; "" for in-memory sources)
 	// listed: the walk's listing of its directory described Path as a
 	// regular file (safefs.Root.ReadListed).
 	listed bool
@@ -224,7 +224,7 @@ func collect(ctx context.Context, paths []string, dir string, res *Result, roots
 			continue
 		}
 		if !info.IsDir() {
-			w.add(p, true, root)
+			w.add(p, true, false, root)
 			continue
 		}
 		w.walk(root, p)
@@ -237,13 +237,7 @@ func dropExcluded(files []Input, opts Options) []Input {
 	if opts.Exclude == nil {
 		return files
 	}
-	return slices.DeleteFunc(files, func(in Input) bool {
-		abs, err := in.abs, error(nil)
-		if abs == "" {
-			abs, err = filepath.Abs(in.Path)
-		}
-		return err == nil && opts.Exclude(abs)
-	})
+	return slices.DeleteFunc(files, func(in Input) bool { return opts.Exclude(in.abs) })
 }
 
 // absPath turns a display path (relative to dir, or absolute) back into

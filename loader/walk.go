@@ -74,13 +74,8 @@ type walker struct {
 	out     []Input
 }
 
-func (w *walker) add(p string, explicit bool, root *safefs.Root) {
-	w.addListed(p, explicit, false, root)
-}
-
-// addListed adds p; listed: its directory's listing said it is a regular
-// file.
-func (w *walker) addListed(p string, explicit, listed bool, root *safefs.Root) {
+// add adds p; listed: its directory's listing said it is a regular file.
+func (w *walker) add(p string, explicit, listed bool, root *safefs.Root) {
 	abs, err := root.Abs(p)
 	if err != nil || w.seen[abs] {
 		return
@@ -149,7 +144,7 @@ func (w *walker) walkDir(root *safefs.Root, dir, realDir string) {
 		default:
 			// A named pipe, socket or device named like a configuration
 			// file is an input too: reading it is refused with the reason.
-			w.addListed(p, false, t.IsRegular(), root)
+			w.add(p, false, t.IsRegular(), root)
 		}
 	}
 }
@@ -164,7 +159,7 @@ func (w *walker) symlink(root *safefs.Root, p string) {
 		}
 		return
 	case err == nil:
-		w.add(p, false, root)
+		w.add(p, false, false, root)
 		return
 	}
 	var reason string

@@ -155,33 +155,16 @@ func (r *Root) Stat(name string) (fs.FileInfo, error) {
 
 // ReadFile reads name (absolute, or relative to the working directory)
 // if it is a regular file inside the root, of at most the root's limit.
-func (r *Root) ReadFile(name string) ([]byte, error) {
-	if r == nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	rel, err := r.rel(name)
-	if err != nil {
-		return nil, err
-	}
-	// Checking the type before opening means a device is not even opened
-	// (opening some has side effects); the check on the open file (read)
-	// is the one that counts.
-	info, err := r.root.Stat(rel)
-	if err != nil {
-		return nil, classify(name, err)
-	}
-	if err := regular(name, info); err != nil {
-		return nil, err
-	}
-	return r.read(name, rel)
-}
+func (r *Root) ReadFile(name string) ([]byte, error) { return r.readFile(name, true) }
 
 // ReadListed is ReadFile for a name that a listing of its directory
 // (ReadDir) described as a regular file, not a symlink: that listing was
 // the check before opening, which ReadFile repeats at the cost of a walk
 // of every directory on the way (os.Root opens each). The open file is
 // checked as always.
-func (r *Root) ReadListed(name string) ([]byte, error) {
+func (r *Root) ReadListed(name string) ([]byte, error) { return r.readFile(name, false) }
+
+func (r *Root) readFile(name string, checkFirst bool) ([]byte, error) {
 	if r == nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
@@ -189,13 +172,18 @@ func (r *Root) ReadListed(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.read(name, rel)
-}
-
-// read opens rel (name, as the caller gave it, for errors) without
-// blocking and reads it if the open file is a regular file within the
-// root's limit.
-func (r *Root) read(name, rel string) ([]byte, error) {
+	if checkFirst {
+		// Checking the type before opening means a device is not even
+		// opened (opening some has side effects); the check on the open
+		// file (readOpen) is the one that counts.
+		info, err := r.root.Stat(rel)
+		if err != nil {
+			return nil, classify(name, err)
+		}
+		if err := regular(name, info); err != nil {
+			return nil, err
+		}
+	}
 	f, err := r.root.OpenFile(rel, openFlags, 0)
 	if err != nil {
 		return nil, classify(name, err)
