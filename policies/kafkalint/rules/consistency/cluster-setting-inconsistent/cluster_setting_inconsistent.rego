@@ -314,7 +314,7 @@ _source("authorizer.class.name", node) := [setting, trim_space(setting.value)] i
 }
 
 _source(key, node) := [setting, setting.value] if {
-	key in {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
+	key in _plain_keys
 	setting := node.settings[key]
 	not is_null(object.get(setting, "value", null))
 }
@@ -332,11 +332,12 @@ _party("inter.broker.listener.name", _, setting, name) := _derived(setting, name
 
 _party("sasl.mechanism.inter.broker.protocol", _, setting, value) := _from(setting, value, value)
 
-_party("authorizer.class.name", _, setting, value) := _from(setting, value, _authorizer_text(setting.value))
+_party("authorizer.class.name", _, setting, value) := _from(setting, value, _authorizer_text(value))
 
-_party(key, _, setting, value) := _from(setting, value, sprintf("%v", [value])) if {
-	key in {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
-}
+_party(key, _, setting, value) := _from(setting, value, sprintf("%v", [value])) if key in _plain_keys
+
+# _plain_keys are the aspects whose value is their key's, shown as written.
+_plain_keys := {"min.insync.replicas", "default.replication.factor", "unclean.leader.election.enable"}
 
 _authorizer_text(value) := "(none)" if trim_space(value) == ""
 
