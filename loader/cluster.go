@@ -3,7 +3,9 @@ package loader
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -393,6 +395,41 @@ func newSetting(key, raw, typ, source string, loc Location) *Setting {
 	return s
 }
 
+// parseJavaDouble parses s as Java's Double.parseDouble, which ConfigDef
+// uses for a DOUBLE (s is trimmed): a decimal or hexadecimal (0x...p...)
+// number with an optional sign and an optional f, F, d or D suffix, or
+// exactly NaN or Infinity. Go's ParseFloat differs: it takes inf, Inf and
+// nan, and digits separated by underscores, which Java refuses, and it
+// refuses the suffixes.
+func parseJavaDouble(s string) (float64, bool) {
+	body := strings.TrimLeft(s, "+-")
+	if len(s)-len(body) > 1 || strings.Contains(s, "_") {
+		return 0, false
+	}
+	switch body {
+	case "NaN":
+		return math.NaN(), true
+	case "Infinity":
+		if s[0] == '-' {
+			return math.Inf(-1), true
+		}
+		return math.Inf(1), true
+	}
+	if strings.HasSuffix(body, "f") || strings.HasSuffix(body, "F") || strings.HasSuffix(body, "d") || strings.HasSuffix(body, "D") {
+		if hex := strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X"); !hex || strings.ContainsAny(body, "pP") {
+			s = s[:len(s)-1] // a hex digit d or f is no suffix without the p exponent
+		}
+	}
+	if l := strings.ToLower(strings.TrimLeft(s, "+-")); strings.HasPrefix(l, "inf") || strings.HasPrefix(l, "nan") || l == "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, false
+	}
+	return f, true
+}
+
 // typedValue parses raw as ConfigDef would for typ. On failure it returns a
 // nil value and the reason.
 func typedValue(typ, raw string) (value any, invalid string) {
@@ -414,9 +451,14 @@ func typedValue(typ, raw string) (value any, invalid string) {
 		}
 		return n, ""
 	case "double":
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
+		f, ok := parseJavaDouble(v)
+		if !ok {
 			return nil, fmt.Sprintf("%q is not a number", v)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			// Kafka takes NaN and Infinity; the rules' input (JSON) has
+			// no such number, so the setting has no value for them.
+			return nil, ""
 		}
 		return f, ""
 	case "list":
