@@ -451,11 +451,9 @@ _endpoints_named(node, name) := ls if {
 # controller_listeners are every advertised and bound listener of a node
 # named in controller.listener.names: where a voter entry for the node may
 # point.
-controller_listeners(node) := [l |
-	some l in array.concat(node.advertised_listeners, node.listeners)
-	l.name in controller_names(node)
-	not l.error
-]
+controller_listeners(node) := array.concat(_controller_listeners(node.advertised_listeners, node), _controller_listeners(node.listeners, node))
+
+_controller_listeners(listeners, node) := [l | some l in listeners; l.name in controller_names(node); not l.error]
 
 # listeners_known holds when a node's listeners and advertised.listeners are
 # fully known: neither is a ${provider:...} placeholder and every entry
@@ -466,7 +464,10 @@ listeners_known(node) if {
 	not "advertised.listeners" in node.managed_keys
 	not node.settings.listeners.unknown
 	not node.settings["advertised.listeners"].unknown
-	every l in array.concat(node.listeners, node.advertised_listeners) {
+	every l in node.listeners {
+		not l.error
+	}
+	every l in node.advertised_listeners {
 		not l.error
 	}
 }

@@ -77,10 +77,11 @@ _why := {
 }
 
 # _members are the nodes of a class that take part in an aspect, each as
-# [node, setting, value] (_source). A node whose platform sets a key of the
-# aspect itself (managed_keys) takes no part: its files do not show the
-# value Kafka gets.
-_members(aspect, class) := [[node, source[0], source[1]] |
+# [node index, setting, value] (_source): the index, not the node, which a
+# list would copy whole for the compiled engine (policies/lazyinput.go).
+# A node whose platform sets a key of the aspect itself (managed_keys)
+# takes no part: its files do not show the value Kafka gets.
+_members(aspect, class) := [[i, source[0], source[1]] |
 	some i, node in input.nodes
 	_class_of[i] == class
 	not _managed(node, aspect)
@@ -130,7 +131,7 @@ report contains result.explain(
 	class in classes
 	members := _members(aspect, class)
 	count({m[2] | some m in members}) > 1 # most sets of parties agree: theirs are never built
-	parties := [_party(aspect, m[0], m[1], m[2]) | some m in members]
+	parties := [_party(aspect, input.nodes[m[0]], m[1], m[2]) | some m in members]
 	d := cluster.disagreement(parties)
 	count(d.odd) > 0
 	shared := _shared_text(d)

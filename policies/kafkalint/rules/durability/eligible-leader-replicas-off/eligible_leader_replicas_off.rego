@@ -38,7 +38,9 @@ import data.kafkalint.lib.result
 # nothing away even if the controllers keep the default.
 report contains result.fail(s, message) if {
 	_elr_default_on
-	count([n | some n in input.nodes; n.is_controller]) == 0
+	every n in input.nodes {
+		not n.is_controller
+	}
 	some node in input.nodes
 	node.mode == "kraft"
 	node.is_broker

@@ -29,14 +29,15 @@ import data.kafkalint.lib.result
 # name was lost. A placeholder value does not matter, the key is the
 # mistake.
 report contains result.fail(s, _message(s)) if {
-	some unit in _units
+	some kind in _unit_kinds
+	some unit in input[kind]
 	s := unit.settings[""]
 	s.source == "explicit"
 }
 
-_units := array.concat(
-	array.concat(array.concat(input.nodes, input.clients), array.concat(input.mirror_makers, input.topics)),
-	input.meta,
-)
+# _unit_kinds are the input's lists of units with settings. Each list is
+# read in place: a list built of the units (array.concat) would copy every
+# unit, settings and all, for the compiled engine (policies/lazyinput.go).
+_unit_kinds := ["nodes", "clients", "mirror_makers", "topics", "meta"]
 
 _message(s) := sprintf("line %v has an empty key (it starts with '=' or ':')", [s.location.line])

@@ -47,22 +47,25 @@ _governed := [
 	"default.replication.factor",
 ]
 
-_controllers := [node | some node in input.nodes; cluster.dedicated_controller(node)]
+# _controllers are the dedicated controllers' indexes in input.nodes (a list
+# of the nodes themselves would copy each node whole for the compiled
+# engine, policies/lazyinput.go).
+_controllers := [i | some i, node in input.nodes; cluster.dedicated_controller(node)]
 
 # The controllers' locations per key and their files are gathered once, not
 # per broker: a cluster of copied configs can have hundreds of each.
-_controller_index := {key: cluster.location_index({c.settings[key].location | some c in _controllers}) | some key in _governed}
+_controller_index := {key: cluster.location_index({input.nodes[i].settings[key].location | some i in _controllers}) | some key in _governed}
 
-_controller_files := result.names({c.file | some c in _controllers})
+_controller_files := result.names({input.nodes[i].file | some i in _controllers})
 
 report contains result.explain(result.fail_nearest(setting, message, cluster.near(_controller_index[key], setting.location)), why, _fix(key)) if {
 	count(_controllers) > 0
 	some key in _governed
 	not _managed(key)
-	values := {v | some c in _controllers; v := _known(c.settings[key])}
+	values := {v | some i in _controllers; v := _known(input.nodes[i].settings[key])}
 	count(values) == 1
-	every c in _controllers {
-		_has_value(c.settings[key])
+	every i in _controllers {
+		_has_value(input.nodes[i].settings[key])
 	}
 	some controller_value in values
 	some node in input.nodes
@@ -98,8 +101,8 @@ _controller_why(key, value) := sprintf("%v (Kafka's default, not set in their fi
 } else := sprintf("%v", [value])
 
 _controllers_default(key) if {
-	every c in _controllers {
-		c.settings[key].source == "default"
+	every i in _controllers {
+		input.nodes[i].settings[key].source == "default"
 	}
 }
 

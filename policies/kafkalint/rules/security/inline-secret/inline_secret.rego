@@ -90,7 +90,8 @@ _what(s) := "a password" if endswith(s.key, "password")
 # setting: this filter sees every setting of the cluster, so its cost is
 # the rule's.
 _candidates contains s if {
-	some unit in _units
+	some kind in _unit_kinds
+	some unit in input[kind]
 	some s in unit.settings
 	s.secret_key
 	s.source == "explicit"
@@ -99,7 +100,10 @@ _candidates contains s if {
 
 _jaas(key) if regex.match(`(^|\.)sasl\.jaas\.config$`, key)
 
-_units := array.concat(array.concat(input.nodes, input.clients), input.mirror_makers)
+# _unit_kinds are the input's lists of units with settings, each read in
+# place (a list built of the units would copy each unit whole for the
+# compiled engine, policies/lazyinput.go).
+_unit_kinds := ["nodes", "clients", "mirror_makers"]
 
 # A JAAS option carrying a secret: password, clientSecret (OAuth), or the
 # PlainLoginModule's user_<name> entries, with a quoted or bare value.
