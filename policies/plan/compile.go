@@ -99,9 +99,10 @@ type function struct {
 }
 
 type builtin struct {
-	name string
-	f    topdown.BuiltinFunc
-	void bool // no result: the call succeeds without a value
+	name   string
+	f      topdown.BuiltinFunc
+	void   bool        // no result: the call succeeds without a value
+	onLazy lazyBuiltin // OPA's builtin on a Lazy argument, without its whole value
 }
 
 // stmtError names the statement Compile refuses.
@@ -557,13 +558,14 @@ func (c *compiler) builtin(name string) (*builtin, error) {
 		return b, nil
 	}
 	f := c.opts.Builtins[name]
+	var onLazy lazyBuiltin
 	if f == nil {
-		f = topdown.GetBuiltin(name)
+		f, onLazy = topdown.GetBuiltin(name), lazyBuiltins[name]
 	}
 	if f == nil {
 		return nil, fmt.Errorf("unknown builtin %s", name)
 	}
-	b := &builtin{name: name, f: f}
+	b := &builtin{name: name, f: f, onLazy: onLazy}
 	if d := c.decls[name]; d != nil && d.Decl != nil {
 		b.void = d.Decl.Result() == nil
 	} else if ob := ast.BuiltinMap[name]; ob != nil && ob.Decl != nil {

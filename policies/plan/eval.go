@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 
@@ -86,7 +87,7 @@ func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args
 		if callee[p] == nil { // undefined (the planner never passes one): no memo
 			return key, nil, nil, false
 		}
-		key.hash = key.hash*31 + callee[p].Hash()
+		key.hash = key.hash*31 + argHash(callee[p])
 	}
 	for _, en := range e.byValue[key] {
 		if identicalArgs(en.args, params, callee) {
@@ -101,6 +102,16 @@ func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args
 		e.byValue = map[byValueKey][]byValueEntry{}
 	}
 	return key, args, nil, false
+}
+
+// argHash is an argument's hash for the memo by value: a Lazy's address
+// (converting it to hash it would undo its laziness; a call with another
+// Lazy of equal value only misses the memo), else the value's hash.
+func argHash(t *ast.Term) int {
+	if l, ok := t.Value.(Lazy); ok {
+		return int(reflect.ValueOf(l).Pointer())
+	}
+	return t.Hash()
 }
 
 func identicalArgs(args []*ast.Term, params []int32, callee []*ast.Term) bool {
@@ -118,7 +129,12 @@ func identical(a, b ast.Value) bool {
 	if a == b {
 		return true
 	}
+	if _, ok := b.(Lazy); ok {
+		return false // a Lazy is identified by its address (argHash)
+	}
 	switch a := a.(type) {
+	case Lazy:
+		return false
 	case ast.Number:
 		b, ok := b.(ast.Number)
 		return ok && a == b
@@ -354,6 +370,16 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 			return 0
 		}
 		args = append(args, v)
+	}
+	if in.bi.onLazy != nil {
+		if t, ok := in.bi.onLazy(e, args); ok {
+			clear(args)
+			fr[in.c] = t
+			return fell
+		}
+	}
+	for i, a := range args {
+		args[i] = Whole(a)
 	}
 	e.args = args[:0]
 	e.bres = nil

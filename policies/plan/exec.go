@@ -121,7 +121,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 	case opArrayLiteral:
 		elems := make([]*ast.Term, len(in.args))
 		for j, a := range in.args {
-			if elems[j] = e.get(fr, a); elems[j] == nil {
+			if elems[j] = Whole(e.get(fr, a)); elems[j] == nil {
 				fr[in.c] = ast.ArrayTerm(elems[:j]...) // what the appends had built
 				return 0
 			}
@@ -132,7 +132,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 	case opMakeSet:
 		fr[in.c] = ast.NewTerm(ast.NewSet())
 	case opArrayAppend:
-		v := e.get(fr, in.a)
+		v := Whole(e.get(fr, in.a))
 		if v == nil {
 			return 0
 		}
@@ -145,7 +145,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		// statement's own (MakeArrayStmt) until it is complete.
 		t.Value = arr.Append(v)
 	case opSetAdd:
-		v := e.get(fr, in.a)
+		v := Whole(e.get(fr, in.a))
 		if v == nil {
 			return 0
 		}
@@ -155,7 +155,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		}
 		s.Add(v)
 	case opObjectInsert, opObjectInsertOnce:
-		k, v := e.get(fr, in.a), e.get(fr, in.b)
+		k, v := Whole(e.get(fr, in.a)), Whole(e.get(fr, in.b))
 		if k == nil || v == nil {
 			return 0
 		}
@@ -170,11 +170,23 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		}
 		obj.Insert(k, v)
 	case opIsArray:
-		if _, ok := valueOf(e.get(fr, in.a)).(*ast.Array); !ok {
+		switch v := valueOf(e.get(fr, in.a)).(type) {
+		case *ast.Array:
+		case Lazy:
+			if v.Object() {
+				return 0
+			}
+		default:
 			return 0
 		}
 	case opIsObject:
-		if _, ok := valueOf(e.get(fr, in.a)).(ast.Object); !ok {
+		switch v := valueOf(e.get(fr, in.a)).(type) {
+		case ast.Object:
+		case Lazy:
+			if !v.Object() {
+				return 0
+			}
+		default:
 			return 0
 		}
 	case opIsSet:
@@ -200,7 +212,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 // result adds to the plan's result set: a result (ResultSetAddStmt), or
 // the value of a result's one binding (opResultValue).
 func (e *eval) result(fr []*ast.Term, in *instr) int {
-	v := e.get(fr, in.a)
+	v := Whole(e.get(fr, in.a))
 	if v == nil {
 		return 0
 	}
@@ -216,7 +228,7 @@ func (e *eval) result(fr []*ast.Term, in *instr) int {
 // with the rule's values (the interpreter refuses such data; never planned
 // for these rules' entrypoints).
 func (e *eval) merge(fr []*ast.Term, in *instr) int {
-	a, b := valueOf(fr[in.a]), valueOf(fr[in.b])
+	a, b := valueOf(Whole(fr[in.a])), valueOf(Whole(fr[in.b]))
 	if a == nil || b == nil {
 		return 0
 	}
@@ -246,6 +258,21 @@ func (e *eval) get(fr []*ast.Term, o operand) *ast.Term {
 // walked by index, without a closure (a scan is the hottest loop).
 func (e *eval) scan(fr []*ast.Term, in *instr) int {
 	switch src := valueOf(fr[in.a]).(type) {
+	case Lazy:
+		if !src.Object() {
+			for i := range src.Len() {
+				if r := e.step(fr, in, e.intTerm(i), src.Index(i)); r != fell {
+					return r
+				}
+			}
+			return fell
+		}
+		r := fell
+		src.Until(func(k, v *ast.Term) bool {
+			r = e.step(fr, in, k, v)
+			return r != fell
+		})
+		return r
 	case *ast.Array:
 		for i := range src.Len() {
 			if r := e.step(fr, in, e.intTerm(i), src.Elem(i)); r != fell {

@@ -22,6 +22,7 @@ func equal(a, b *ast.Term) bool {
 	if a == b {
 		return true
 	}
+	a, b = Whole(a), Whole(b)
 	return a.Value.Compare(b.Value) == 0
 }
 
@@ -32,8 +33,10 @@ func dot(src, key *ast.Term) *ast.Term {
 		return nil
 	}
 	switch v := src.Value.(type) {
-	case ast.Object:
+	case Lazy:
 		return v.Get(key)
+	case ast.Object:
+		return v.Get(Whole(key))
 	case *ast.Array:
 		n, ok := key.Value.(ast.Number)
 		if !ok {
@@ -45,7 +48,7 @@ func dot(src, key *ast.Term) *ast.Term {
 		}
 		return v.Elem(i)
 	case ast.Set:
-		if v.Contains(key) {
+		if key = Whole(key); v.Contains(key) {
 			return key
 		}
 	}
@@ -56,6 +59,8 @@ func dot(src, key *ast.Term) *ast.Term {
 // (count's definition).
 func length(t *ast.Term) (int, bool) {
 	switch v := valueOf(t).(type) {
+	case Lazy:
+		return v.Len(), true
 	case *ast.Array:
 		return v.Len(), true
 	case ast.Object:
@@ -76,7 +81,7 @@ func upsert(base *ast.Term, path []*ast.Term, val *ast.Term) *ast.Term {
 		return val
 	}
 	obj := ast.NewObject()
-	if old, ok := valueOf(base).(ast.Object); ok {
+	if old, ok := valueOf(Whole(base)).(ast.Object); ok {
 		old.Foreach(func(k, v *ast.Term) { obj.Insert(k, v) })
 	}
 	obj.Insert(path[0], upsert(obj.Get(path[0]), path[1:], val))

@@ -1,0 +1,116 @@
+package plan
+
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Lazy is an input collection the runtime reads without converting it to an
+// ast value: converting a cluster's whole model costs more than the rules
+// that read a part of it (most of a setting's fields are never read). The
+// runtime reads a Lazy's elements (dot, scan, count, type checks) and hands
+// everything else its Whole value: a builtin's arguments, a comparison,
+// what is put into a value the runtime builds, a result. So no Lazy ever
+// reaches OPA's code, and the values the runtime builds never hold one.
+//
+// A Lazy must describe exactly its Whole value: Get, Len and Until give
+// Whole's elements, in Whole's order. Its ast.Value methods (Compare,
+// Hash, String, Find, IsGround) are Whole's. A Lazy is read by one
+// evaluation at a time.
+type Lazy interface {
+	ast.Value
+	// Object says whether Whole is an object (else an array).
+	Object() bool
+	// Get is the value at key (an object's key, an array's index); nil
+	// when there is none.
+	Get(key *ast.Term) *ast.Term
+	// Len is the number of elements.
+	Len() int
+	// Until calls f with each key (index) and value in Whole's order (an
+	// object's keys sorted) until f returns true, and says whether it did.
+	Until(f func(key, value *ast.Term) bool) bool
+	// Index is an array's i-th element, 0 <= i < Len (nil for an
+	// object).
+	Index(i int) *ast.Term
+	// Whole is the collection as an ast value without any Lazy in it,
+	// built once.
+	Whole() *ast.Term
+}
+
+// Whole is t with a Lazy replaced by its Whole value.
+func Whole(t *ast.Term) *ast.Term {
+	if t == nil {
+		return nil
+	}
+	if l, ok := t.Value.(Lazy); ok {
+		return l.Whole()
+	}
+	return t
+}
+
+// lazyBuiltin is a builtin's result for arguments one of which may be a
+// Lazy, when it can be had without the Lazy's whole value (ok); exactly
+// OPA's result for the whole value.
+type lazyBuiltin func(e *eval, args []*ast.Term) (result *ast.Term, ok bool)
+
+// lazyBuiltins are the builtins rules call on the input's collections
+// (a node's settings, its voters) most: count, object.keys, object.get
+// with a key, and the type checks, which read a Lazy's elements or kind.
+var lazyBuiltins = map[string]lazyBuiltin{
+	ast.IsObject.Name:  isKind(func(l Lazy) bool { return l.Object() }),
+	ast.IsArray.Name:   isKind(func(l Lazy) bool { return !l.Object() }),
+	ast.IsSet.Name:     isKind(func(Lazy) bool { return false }),
+	ast.IsString.Name:  isKind(func(Lazy) bool { return false }),
+	ast.IsNumber.Name:  isKind(func(Lazy) bool { return false }),
+	ast.IsBoolean.Name: isKind(func(Lazy) bool { return false }),
+	ast.IsNull.Name:    isKind(func(Lazy) bool { return false }),
+	ast.Count.Name: func(e *eval, args []*ast.Term) (*ast.Term, bool) {
+		l, ok := args[0].Value.(Lazy)
+		if !ok {
+			return nil, false
+		}
+		return e.intTerm(l.Len()), true
+	},
+	ast.ObjectKeys.Name: func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
+		l, ok := args[0].Value.(Lazy)
+		if !ok || !l.Object() {
+			return nil, false
+		}
+		if l.Len() == 0 {
+			return ast.InternedEmptySet, true
+		}
+		keys := make([]*ast.Term, 0, l.Len())
+		l.Until(func(k, _ *ast.Term) bool {
+			keys = append(keys, k)
+			return false
+		})
+		return ast.SetTerm(keys...), true
+	},
+	// object.get(object, key, default) with a key that is no array (a
+	// path): the object's value at key, else default.
+	ast.ObjectGet.Name: func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
+		l, ok := args[0].Value.(Lazy)
+		if !ok || !l.Object() {
+			return nil, false
+		}
+		switch args[1].Value.(type) {
+		case *ast.Array, Lazy:
+			return nil, false
+		}
+		if v := l.Get(args[1]); v != nil {
+			return v, true
+		}
+		return args[2], true
+	},
+}
+
+// isKind is a type check (is_object, ...) on a Lazy: true or false, as
+// OPA's checks give for any value.
+func isKind(is func(Lazy) bool) lazyBuiltin {
+	return func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
+		l, ok := args[0].Value.(Lazy)
+		if !ok {
+			return nil, false
+		}
+		return ast.InternedTerm(is(l)), true
+	}
+}
