@@ -451,13 +451,15 @@ func (e *Engine) Evaluate(ctx context.Context, c *loader.Cluster) ([]report.Find
 	return e.EvaluatePrepared(ctx, Prepare(c))
 }
 
-// Prepared is a cluster ready to be evaluated: its model until the model
-// is converted into the rules' input, and what its findings need besides
+// Prepared is a cluster ready to be evaluated: its model until it is
+// evaluated, and what its findings need besides
 // (its name, its files' environments, the values no text may quote). A
 // caller evaluating many clusters prepares one, drops its own reference
 // to the model and calls EvaluatePrepared: the garbage collector then
-// frees the model while the rules run (the typed model of a cluster of
-// 2,000 parties is some 15 MB, next to its 60 MB of input).
+// frees the model once the cluster is evaluated (on the interpreter, once
+// it is converted: the typed model of a cluster of 2,000 parties is some
+// 15 MB, next to its 60 MB of whole input; the compiled engine reads the
+// model lazily and converts a fraction of it).
 type Prepared struct {
 	cluster *loader.Cluster
 	name    string
@@ -483,8 +485,8 @@ func (p *Prepared) Redact(text string) string {
 }
 
 // EvaluatePrepared is Evaluate on a prepared cluster; it evaluates a
-// Prepared once, and holds no reference to its model once its input is
-// built.
+// Prepared once, and holds no reference to its model once evaluated (nor,
+// on the interpreter, once its input is built).
 func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Finding, error) {
 	c := p.cluster
 	if c == nil {
@@ -497,6 +499,9 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 	} else {
 		evalGate.RLock()
 		defer evalGate.RUnlock()
+	}
+	if e.prog != nil && e.custom == nil {
+		return e.evaluateLazily(ctx, p, c)
 	}
 	input, err := toValue(c)
 	if err != nil {
@@ -529,6 +534,25 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 		reports = append(reports, custom...)
 	}
 	return e.findings(p, reports), customErr
+}
+
+// evaluateLazily evaluates the built-in rules alone (no custom policies,
+// which the interpreter evaluates on a whole input) on the cluster's lazy
+// input (lazyInput). A part of the model that cannot be converted fails
+// the cluster as toValue's error does.
+func (e *Engine) evaluateLazily(ctx context.Context, p *Prepared, c *loader.Cluster) ([]report.Finding, error) {
+	input, conv := lazyInput(c)
+	if conv.err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", p.name, conv.err)
+	}
+	reports, err := e.evalCompiled(ctx, input)
+	if conv.err != nil {
+		return nil, fmt.Errorf("cluster %s: %w", p.name, conv.err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("evaluate cluster %s: %w", p.name, err)
+	}
+	return e.findings(p, reports), nil
 }
 
 // evalGate bounds the memory of evaluations running at once: the Rego

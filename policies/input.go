@@ -65,6 +65,7 @@ func toValue(x any) (ast.Value, error) {
 // locations, 38,000 distinct, in bench/compare.sh's largest cluster), and
 // an ast object costs some 450 bytes.
 type converter struct {
+	err     error // lazyInput: the first conversion that failed
 	shared  map[sliceID][]*ast.Term
 	strings map[string]*ast.Term
 	flat    map[any]*ast.Term
@@ -138,9 +139,13 @@ func (c *converter) termOf(v reflect.Value) (*ast.Term, error) {
 	return encoderOf(v.Type())(c, v)
 }
 
-// encoderOf is the encoder of t. A recursive type's encoder refers to
-// itself through the indirection stored while it is built.
-func encoderOf(t reflect.Type) encoder {
+// encoderOf is the encoder of t.
+func encoderOf(t reflect.Type) encoder { return cachedEncoder(&encoders, t, newEncoder) }
+
+// cachedEncoder is the encoder of t in cache, built by build once. A
+// recursive type's encoder refers to itself through the indirection stored
+// while it is built.
+func cachedEncoder(encoders *sync.Map, t reflect.Type, build func(reflect.Type) encoder) encoder {
 	if e, ok := encoders.Load(t); ok {
 		if enc, ok := e.(encoder); ok {
 			return enc
@@ -160,7 +165,7 @@ func encoderOf(t reflect.Type) encoder {
 			return enc
 		}
 	}
-	built = newEncoder(t)
+	built = build(t)
 	wg.Done()
 	encoders.Store(t, built)
 	return built
@@ -359,7 +364,8 @@ type fieldEncoder struct {
 	enc encoder
 }
 
-func structEncoder(t reflect.Type) encoder {
+// structFields are the encoded fields of a struct type, in json's order.
+func structFields(t reflect.Type) []fieldEncoder {
 	var fields []fieldEncoder
 	for _, f := range fieldsOf(t) {
 		fe := fieldEncoder{field: f, key: ast.StringTerm(f.name)}
@@ -368,6 +374,11 @@ func structEncoder(t reflect.Type) encoder {
 		}
 		fields = append(fields, fe)
 	}
+	return fields
+}
+
+func structEncoder(t reflect.Type) encoder {
+	fields := structFields(t)
 	enc := func(c *converter, v reflect.Value) (*ast.Term, error) {
 		// The object is made for the fields present, not for all: most are
 		// omitted when empty, and an object made for more than 8 keys holds

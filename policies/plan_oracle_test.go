@@ -2,6 +2,7 @@ package policies
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -72,7 +73,9 @@ func interpreterReports(t testing.TB) func(ctx context.Context, input ast.Value)
 
 // compareEngines evaluates one cluster with both engines and fails the
 // test on any rule whose report set differs (or on an error in only one).
-// It returns the number of findings compared.
+// The VM evaluates the cluster twice: on the whole input the interpreter
+// gets and on the lazy input the engine gives it (lazyInput). It returns
+// the number of findings compared.
 func compareEngines(t *testing.T, prog *plan.Program, interp func(context.Context, ast.Value) (ast.Object, error), data ast.Value, c *loader.Cluster) int {
 	t.Helper()
 	ctx := context.Background()
@@ -81,9 +84,26 @@ func compareEngines(t *testing.T, prog *plan.Program, interp func(context.Contex
 		t.Fatal(err)
 	}
 	wantObj, wantErr := interp(ctx, input)
-	got, gotErr := prog.EvalAll(ctx, input, data)
+	n := 0
+	for _, lazy := range []bool{false, true} {
+		vmInput, conv := input, &converter{}
+		if lazy {
+			vmInput, conv = lazyInput(c)
+		}
+		got, gotErr := prog.EvalAll(ctx, vmInput, data)
+		if conv.err != nil {
+			t.Fatalf("%s: lazy input: %v", c.Name, conv.err)
+		}
+		n = compareReports(t, fmt.Sprintf("%s (lazy input %v)", c.Name, lazy), prog, wantObj, wantErr, got, gotErr)
+	}
+	return n
+}
+
+// compareReports compares the VM's report sets with the interpreter's.
+func compareReports(t *testing.T, name string, prog *plan.Program, wantObj ast.Object, wantErr error, got []ast.Value, gotErr error) int {
+	t.Helper()
 	if (wantErr != nil) != (gotErr != nil) {
-		t.Errorf("%s: VM error %v, interpreter error %v", c.Name, gotErr, wantErr)
+		t.Errorf("%s: VM error %v, interpreter error %v", name, gotErr, wantErr)
 		return 0
 	}
 	if wantErr != nil {
@@ -96,9 +116,9 @@ func compareEngines(t *testing.T, prog *plan.Program, interp func(context.Contex
 		switch {
 		case w == nil && g == nil:
 		case w == nil || g == nil:
-			t.Errorf("%s: %s: VM %v, interpreter %v", c.Name, ep, g, w)
+			t.Errorf("%s: %s: VM %v, interpreter %v", name, ep, g, w)
 		case w.Value.Compare(g) != 0:
-			t.Errorf("%s: %s: reports differ:\nVM:          %v\ninterpreter: %v", c.Name, ep, g, w.Value)
+			t.Errorf("%s: %s: reports differ:\nVM:          %v\ninterpreter: %v", name, ep, g, w.Value)
 		default:
 			if s, ok := g.(ast.Set); ok {
 				n += s.Len()
@@ -106,7 +126,7 @@ func compareEngines(t *testing.T, prog *plan.Program, interp func(context.Contex
 		}
 	}
 	if wantObj.Len() != len(got) {
-		t.Errorf("%s: interpreter has %d report sets, VM %d entrypoints", c.Name, wantObj.Len(), len(got))
+		t.Errorf("%s: interpreter has %d report sets, VM %d entrypoints", name, wantObj.Len(), len(got))
 	}
 	return n
 }

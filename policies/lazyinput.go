@@ -1,0 +1,412 @@
+package policies
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/kafkalint/kafkalint/policies/plan"
+)
+
+// The compiled engine reads the cluster's input lazily (plan.Lazy): a
+// struct, a map with string keys or a slice of structs becomes a value
+// that converts an element when a rule first reads it, and converts
+// itself whole, as toValue would, only when it is handed to a builtin, a
+// comparison or a result. Profiled on bench/compare.sh's trees, converting
+// every cluster whole was some 15 % of a lint's CPU time and its largest
+// source of garbage, and the rules read few of a setting's fields. Flat
+// structs (locations), strings, numbers, lists of scalars and interface
+// values (a setting's value) are converted as toValue converts them, by
+// the same encoders and with the same converter, so what a rule reads is
+// the same value either way; the equivalence tests (lazyinput_test.go)
+// compare every example and corpus cluster element by element.
+
+// lazyInput is x's input for the compiled engine, and the converter whose
+// err says whether converting a part that was read failed.
+func lazyInput(x any) (ast.Value, *converter) {
+	c := &converter{}
+	if x == nil {
+		return ast.NullValue, c
+	}
+	v := reflect.ValueOf(x) // as toValue: the top-level value is not addressable
+	for v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = reflect.ValueOf(v.Elem().Interface())
+	}
+	t, err := lazyEncoderOf(v.Type())(c, v)
+	if err != nil {
+		c.fail(err)
+		return ast.NullValue, c
+	}
+	return t.Value, c
+}
+
+// fail records the first conversion error; the evaluation's findings are
+// then discarded for it, as toValue's error would have stopped it.
+func (c *converter) fail(err error) {
+	if c.err == nil {
+		c.err = err
+	}
+}
+
+var lazyEncoders sync.Map // reflect.Type -> encoder
+
+func lazyEncoderOf(t reflect.Type) encoder { return cachedEncoder(&lazyEncoders, t, newLazyEncoder) }
+
+// lazyStructType says whether t is a struct (or a pointer to one) whose
+// values are converted lazily: any struct toValue encodes field by field,
+// but a flat one (scalarStruct), which the converter shares whole.
+func lazyStructType(t reflect.Type) bool {
+	if special(t) {
+		return false
+	}
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct && !special(t) && !scalarStruct(t)
+}
+
+func newLazyEncoder(t reflect.Type) encoder {
+	if !lazyStructType(t) {
+		switch {
+		case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && !special(t) && !special(t.Key()) && lazyStructType(t.Elem()):
+		case t.Kind() == reflect.Slice && !special(t) && lazyStructType(t.Elem()):
+		default:
+			return encoderOf(t)
+		}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		elem := lazyEncoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			return elem(c, v.Elem())
+		}
+	case reflect.Map:
+		elem := lazyEncoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			l := &lazyMap{lazyBase: lazyBase{c: c, v: v}, elem: elem}
+			l.self = l
+			return ast.NewTerm(l), nil
+		}
+	case reflect.Slice:
+		elem := lazyEncoderOf(t.Elem())
+		return func(c *converter, v reflect.Value) (*ast.Term, error) {
+			if v.IsNil() {
+				return nullTerm, nil
+			}
+			l := &lazyArray{lazyBase: lazyBase{c: c, v: v}, elem: elem, elems: make([]*ast.Term, v.Len())}
+			l.self = l
+			return ast.NewTerm(l), nil
+		}
+	}
+	fields := lazyFieldsOf(t)
+	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+		l := &lazyStruct{lazyBase: lazyBase{c: c, v: v}, fields: fields}
+		l.self = l
+		return ast.NewTerm(l), nil
+	}
+}
+
+// lazyField is a struct field as toValue encodes it, in key order.
+type lazyField struct {
+	fieldEncoder
+	lazy encoder // the field's own value, converted lazily where it can be
+}
+
+// lazyFields are a struct type's encoded fields sorted by key (the order
+// of an ast object's keys), and each key's position.
+type lazyFields struct {
+	list  []lazyField
+	index map[string]int
+}
+
+var lazyFieldCache sync.Map // reflect.Type -> *lazyFields
+
+func lazyFieldsOf(t reflect.Type) *lazyFields {
+	if f, ok := lazyFieldCache.Load(t); ok {
+		return f.(*lazyFields)
+	}
+	lf := &lazyFields{index: map[string]int{}}
+	for _, f := range structFields(t) {
+		l := lazyField{fieldEncoder: f}
+		if !f.quoted {
+			l.lazy = lazyEncoderOf(t.FieldByIndex(f.index).Type)
+		}
+		lf.list = append(lf.list, l)
+	}
+	slices.SortFunc(lf.list, func(a, b lazyField) int { return strings.Compare(a.name, b.name) })
+	for i, f := range lf.list {
+		lf.index[f.name] = i
+	}
+	f, _ := lazyFieldCache.LoadOrStore(t, lf)
+	return f.(*lazyFields)
+}
+
+// lazyBase is what every lazy value has: the Go value, the conversion it
+// belongs to and its whole value once built (from the elements converted
+// lazily, so nothing is converted twice).
+type lazyBase struct {
+	c     *converter
+	v     reflect.Value
+	whole *ast.Term
+	self  plan.Lazy // the value this is the base of, for its ast.Value methods
+}
+
+// whole is the whole value, built once by build.
+func (l *lazyBase) wholeBy(build func() *ast.Term) *ast.Term {
+	if l.whole == nil {
+		l.whole = build()
+	}
+	return l.whole
+}
+
+// convert is an element's lazy conversion, with a failure recorded.
+func (l *lazyBase) convert(enc encoder, v reflect.Value) *ast.Term {
+	t, err := enc(l.c, v)
+	if err != nil {
+		l.c.fail(err)
+		return nullTerm
+	}
+	return t
+}
+
+func (l *lazyBase) Compare(other ast.Value) int { return l.self.Whole().Value.Compare(other) }
+func (l *lazyBase) Find(path ast.Ref) (ast.Value, error) {
+	return l.self.Whole().Value.Find(path)
+}
+func (l *lazyBase) Hash() int      { return l.self.Whole().Value.Hash() }
+func (l *lazyBase) IsGround() bool { return true }
+func (l *lazyBase) String() string { return l.self.Whole().Value.String() }
+func (l *lazyBase) StringLength() int {
+	return l.self.Whole().Value.StringLength()
+}
+func (l *lazyBase) Object() bool { return l.v.Kind() != reflect.Slice }
+
+// lazyStruct is a struct as toValue's object, a field converted when read.
+type lazyStruct struct {
+	lazyBase
+	fields *lazyFields
+	vals   []*ast.Term // by position in fields.list; absentTerm: omitted
+	n      int         // the number of fields present, once counted (n+1)
+}
+
+// absentTerm marks a field toValue omits (empty with omitempty, behind a
+// nil embedded pointer).
+var absentTerm = ast.NewTerm(ast.Null{})
+
+func (l *lazyStruct) field(i int) *ast.Term {
+	if l.vals == nil {
+		l.vals = make([]*ast.Term, len(l.fields.list))
+	}
+	if t := l.vals[i]; t != nil {
+		return t
+	}
+	f := &l.fields.list[i]
+	t := absentTerm
+	if fv, ok := fieldByIndex(l.v, f.index); ok && !(f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero()) {
+		if f.quoted {
+			var err error
+			if t, err = viaJSONField(fv); err != nil {
+				l.c.fail(err)
+				t = nullTerm
+			}
+		} else {
+			t = l.convert(f.lazy, fv)
+		}
+	}
+	l.vals[i] = t
+	return t
+}
+
+// Whole is the object toValue builds: the fields present, each whole.
+func (l *lazyStruct) Whole() *ast.Term {
+	return l.wholeBy(func() *ast.Term {
+		items := make([][2]*ast.Term, 0, len(l.fields.list))
+		l.Until(func(k, v *ast.Term) bool {
+			items = append(items, [2]*ast.Term{k, plan.Whole(v)})
+			return false
+		})
+		return ast.NewTerm(ast.NewObject(items...))
+	})
+}
+
+func (l *lazyStruct) Get(key *ast.Term) *ast.Term {
+	s, ok := key.Value.(ast.String)
+	if !ok {
+		return nil
+	}
+	i, ok := l.fields.index[string(s)]
+	if !ok {
+		return nil
+	}
+	if t := l.field(i); t != absentTerm {
+		return t
+	}
+	return nil
+}
+
+func (l *lazyStruct) Index(int) *ast.Term { return nil }
+
+func (l *lazyStruct) Len() int {
+	if l.n == 0 {
+		n := 0
+		for i := range l.fields.list {
+			if l.field(i) != absentTerm {
+				n++
+			}
+		}
+		l.n = n + 1
+	}
+	return l.n - 1
+}
+
+func (l *lazyStruct) Until(f func(k, v *ast.Term) bool) bool {
+	for i := range l.fields.list {
+		if t := l.field(i); t != absentTerm && f(l.fields.list[i].key, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// lazyMap is a map with string keys as toValue's object, an entry
+// converted when read.
+type lazyMap struct {
+	lazyBase
+	elem encoder
+	keys []string        // sorted, once read
+	vals []reflect.Value // the map's values, in keys' order
+	got  []*ast.Term     // converted values, in keys' order
+}
+
+func (l *lazyMap) sorted() {
+	if l.keys != nil || l.v.Len() == 0 {
+		return
+	}
+	type kv struct {
+		key string
+		val reflect.Value
+	}
+	items := make([]kv, 0, l.v.Len())
+	for it := l.v.MapRange(); it.Next(); {
+		items = append(items, kv{it.Key().String(), it.Value()})
+	}
+	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
+	l.keys = make([]string, len(items))
+	l.vals = make([]reflect.Value, len(items))
+	l.got = make([]*ast.Term, len(items))
+	for i, it := range items {
+		l.keys[i], l.vals[i] = it.key, it.val
+	}
+}
+
+func (l *lazyMap) at(i int) *ast.Term {
+	if l.got[i] == nil {
+		l.got[i] = l.convert(l.elem, l.vals[i])
+	}
+	return l.got[i]
+}
+
+// Whole is the object toValue builds: every entry, each whole.
+func (l *lazyMap) Whole() *ast.Term {
+	return l.wholeBy(func() *ast.Term {
+		items := make([][2]*ast.Term, 0, l.Len())
+		l.Until(func(k, v *ast.Term) bool {
+			items = append(items, [2]*ast.Term{k, plan.Whole(v)})
+			return false
+		})
+		return ast.NewTerm(ast.NewObject(items...))
+	})
+}
+
+func (l *lazyMap) Get(key *ast.Term) *ast.Term {
+	s, ok := key.Value.(ast.String)
+	if !ok {
+		return nil
+	}
+	l.sorted()
+	i, ok := slices.BinarySearch(l.keys, string(s))
+	if !ok {
+		return nil
+	}
+	return l.at(i)
+}
+
+func (l *lazyMap) Len() int { return l.v.Len() }
+
+func (l *lazyMap) Index(int) *ast.Term { return nil }
+
+func (l *lazyMap) Until(f func(k, v *ast.Term) bool) bool {
+	l.sorted()
+	for i, k := range l.keys {
+		if f(l.c.str(k), l.at(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lazyArray is a slice of structs as toValue's array, an element
+// converted when read.
+type lazyArray struct {
+	lazyBase
+	elem  encoder
+	elems []*ast.Term
+}
+
+func (l *lazyArray) at(i int) *ast.Term {
+	if l.elems[i] == nil {
+		l.elems[i] = l.convert(l.elem, l.v.Index(i))
+	}
+	return l.elems[i]
+}
+
+// Whole is the array toValue builds: every element, each whole.
+func (l *lazyArray) Whole() *ast.Term {
+	return l.wholeBy(func() *ast.Term {
+		terms := make([]*ast.Term, len(l.elems))
+		for i := range terms {
+			terms[i] = plan.Whole(l.at(i))
+		}
+		return ast.ArrayTerm(terms...)
+	})
+}
+
+func (l *lazyArray) Get(key *ast.Term) *ast.Term {
+	n, ok := key.Value.(ast.Number)
+	if !ok {
+		return nil
+	}
+	i, ok := n.Int()
+	if !ok || i < 0 || i >= len(l.elems) {
+		return nil
+	}
+	return l.at(i)
+}
+
+func (l *lazyArray) Len() int { return len(l.elems) }
+
+func (l *lazyArray) Index(i int) *ast.Term { return l.at(i) }
+
+func (l *lazyArray) Until(f func(k, v *ast.Term) bool) bool {
+	for i := range l.elems {
+		if f(ast.InternedTerm(i), l.at(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	_ plan.Lazy = (*lazyStruct)(nil)
+	_ plan.Lazy = (*lazyMap)(nil)
+	_ plan.Lazy = (*lazyArray)(nil)
+)
