@@ -122,6 +122,10 @@ with_path := x if {
 }
 
 missing := input.obj.nope.deeper
+
+with_lazy_value := x if {
+	x := json.marshal(input.obj) with input.obj.inner as input.list
+}
 `
 	reading := map[string]bool{
 		"p/dot": true, "p/dot_array": true, "p/scan_object": true, "p/scan_array": true, "p/counts": true,
@@ -130,7 +134,7 @@ missing := input.obj.nope.deeper
 	eps := []string{}
 	for _, ep := range []string{
 		"dot", "dot_array", "scan_object", "scan_array", "counts", "gets", "keys", "types", "through_function",
-		"by_value", "builtin", "compare_value", "same_value", "differs", "in_array", "in_set", "as_key", "as_result", "member", "with_path", "missing",
+		"by_value", "builtin", "compare_value", "same_value", "differs", "in_array", "in_set", "as_key", "as_result", "member", "with_path", "with_lazy_value", "missing",
 	} {
 		eps = append(eps, "p/"+ep)
 	}

@@ -78,7 +78,7 @@ func length(t *ast.Term) (int, bool) {
 // object, as the Wasm backend's WithStmt does.
 func upsert(base *ast.Term, path []*ast.Term, val *ast.Term) *ast.Term {
 	if len(path) == 0 {
-		return val
+		return Whole(val) // it goes into an object
 	}
 	obj := ast.NewObject()
 	if old, ok := valueOf(Whole(base)).(ast.Object); ok {
