@@ -211,7 +211,7 @@ func (l *lazyStruct) field(i int) *ast.Term {
 	}
 	f := &l.fields.list[i]
 	t := absentTerm
-	if fv, ok := fieldByIndex(l.v, f.index); ok && !(f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero()) {
+	if fv, ok := l.fieldValue(i); ok {
 		if f.quoted {
 			var err error
 			if t, err = viaJSONField(fv); err != nil {
@@ -238,6 +238,26 @@ func (l *lazyStruct) Whole() *ast.Term {
 	})
 }
 
+// fieldValue is the i-th field's value, unless toValue omits the field
+// (empty with omitempty or omitzero, behind a nil embedded pointer).
+func (l *lazyStruct) fieldValue(i int) (reflect.Value, bool) {
+	f := &l.fields.list[i]
+	fv, ok := fieldByIndex(l.v, f.index)
+	if !ok || f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
+		return reflect.Value{}, false
+	}
+	return fv, true
+}
+
+// present says whether toValue encodes the i-th field, converting nothing.
+func (l *lazyStruct) present(i int) bool {
+	if l.vals != nil && l.vals[i] != nil {
+		return l.vals[i] != absentTerm
+	}
+	_, ok := l.fieldValue(i)
+	return ok
+}
+
 func (l *lazyStruct) Get(key *ast.Term) *ast.Term {
 	s, ok := key.Value.(ast.String)
 	if !ok {
@@ -259,7 +279,7 @@ func (l *lazyStruct) Len() int {
 	if l.n == 0 {
 		n := 0
 		for i := range l.fields.list {
-			if l.field(i) != absentTerm {
+			if l.present(i) {
 				n++
 			}
 		}
@@ -281,10 +301,11 @@ func (l *lazyStruct) Until(f func(k, v *ast.Term) bool) bool {
 // converted when read.
 type lazyMap struct {
 	lazyBase
-	elem encoder
-	keys []string        // sorted, once read
-	vals []reflect.Value // the map's values, in keys' order
-	got  []*ast.Term     // converted values, in keys' order
+	elem     encoder
+	keys     []string        // sorted, once read
+	keyTerms []*ast.Term     // the keys' terms, in keys' order
+	vals     []reflect.Value // the map's values, in keys' order
+	got      []*ast.Term     // converted values, in keys' order
 }
 
 func (l *lazyMap) sorted() {
@@ -301,10 +322,11 @@ func (l *lazyMap) sorted() {
 	}
 	slices.SortFunc(items, func(a, b kv) int { return strings.Compare(a.key, b.key) })
 	l.keys = make([]string, len(items))
+	l.keyTerms = make([]*ast.Term, len(items))
 	l.vals = make([]reflect.Value, len(items))
 	l.got = make([]*ast.Term, len(items))
 	for i, it := range items {
-		l.keys[i], l.vals[i] = it.key, it.val
+		l.keys[i], l.keyTerms[i], l.vals[i] = it.key, l.c.str(it.key), it.val
 	}
 }
 
@@ -346,8 +368,8 @@ func (l *lazyMap) Index(int) *ast.Term { return nil }
 
 func (l *lazyMap) Until(f func(k, v *ast.Term) bool) bool {
 	l.sorted()
-	for i, k := range l.keys {
-		if f(l.c.str(k), l.at(i)) {
+	for i, k := range l.keyTerms {
+		if f(k, l.at(i)) {
 			return true
 		}
 	}
