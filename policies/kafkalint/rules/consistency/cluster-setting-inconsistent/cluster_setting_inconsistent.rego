@@ -77,8 +77,8 @@ _why := {
 }
 
 # _members are the nodes of a class that take part in an aspect, each as
-# [node index, setting, value] (_source): the index, not the node, which a
-# list would copy whole for the compiled engine (policies/lazyinput.go).
+# [node index, setting key, value] (_source): the index, not the node, which
+# a list would copy whole for the compiled engine (policies/lazyinput.go).
 # A node whose platform sets a key of the aspect itself (managed_keys)
 # takes no part: its files do not show the value Kafka gets.
 _members(aspect, class) := [[i, source[0], source[1]] |
@@ -131,7 +131,7 @@ report contains result.explain(
 	class in classes
 	members := _members(aspect, class)
 	count({m[2] | some m in members}) > 1 # most sets of parties agree: theirs are never built
-	parties := [_party(aspect, input.nodes[m[0]], m[1], m[2]) | some m in members]
+	parties := [_party(aspect, node, node.settings[m[1]], m[2]) | some m in members; node := input.nodes[m[0]]]
 	d := cluster.disagreement(parties)
 	count(d.odd) > 0
 	shared := _shared_text(d)
@@ -280,11 +280,13 @@ _others_text(d, shared, party) := concat("; ", [sprintf("%s in %s", [text, share
 
 # --- parties -------------------------------------------------------------------
 
-# _source is what a node's party for an aspect is built of: [the setting it
-# is anchored at, the value]; undefined when the node takes no part. Every
-# node's source is computed, the texts of its party (_party) only when the
-# parties disagree.
-_source("controller.listener.names", node) := [setting, names] if {
+# _source is what a node's party for an aspect is built of: [the key of
+# the setting it is anchored at, the value]; undefined when the node takes
+# no part. Every node's source is computed, the texts of its party
+# (_party) only when the parties disagree. It names the setting by its key
+# rather than holding it: a list holding a setting copies it whole for the
+# compiled engine (policies/lazyinput.go), and most sources agree.
+_source("controller.listener.names", node) := ["controller.listener.names", names] if {
 	setting := node.settings["controller.listener.names"]
 	setting.source == "explicit"
 	not setting.unknown
@@ -295,26 +297,26 @@ _source("controller.listener.names", node) := [setting, names] if {
 _source("controller listener protocol", node) := [anchor, protocol] if {
 	name := cluster.controller_names(node)[0]
 	protocol := node.protocol_map[name]
-	anchor := _protocol_anchor(node, name)
+	anchor := _protocol_anchor(node)
 }
 
-_source("inter.broker.listener.name", node) := [setting, name] if {
-	setting := _inter_broker_setting(node)
+_source("inter.broker.listener.name", node) := [key, name] if {
+	key := _inter_broker_key(node)
 	name := _inter_broker_name(node)
 }
 
-_source("sasl.mechanism.inter.broker.protocol", node) := [setting, setting.value] if {
+_source("sasl.mechanism.inter.broker.protocol", node) := ["sasl.mechanism.inter.broker.protocol", setting.value] if {
 	startswith(_inter_broker_protocol(node), "SASL_")
 	setting := node.settings["sasl.mechanism.inter.broker.protocol"]
 	is_string(setting.value)
 }
 
-_source("authorizer.class.name", node) := [setting, trim_space(setting.value)] if {
+_source("authorizer.class.name", node) := ["authorizer.class.name", trim_space(setting.value)] if {
 	setting := node.settings["authorizer.class.name"]
 	is_string(setting.value)
 }
 
-_source(key, node) := [setting, setting.value] if {
+_source(key, node) := [key, setting.value] if {
 	key in _plain_keys
 	setting := node.settings[key]
 	not is_null(object.get(setting, "value", null))
@@ -386,18 +388,17 @@ _derived(anchor, value, shown_value, label) := {
 
 # The controller listener's protocol is decided by an explicit
 # listener.security.protocol.map, else by the listener's name
-# (controller.listener.names).
-_protocol_anchor(node, _) := s if {
-	s := node.settings["listener.security.protocol.map"]
-	s.source == "explicit"
-} else := node.settings["controller.listener.names"]
+# (controller.listener.names): the key of the one that decides.
+_protocol_anchor(node) := "listener.security.protocol.map" if {
+	node.settings["listener.security.protocol.map"].source == "explicit"
+} else := "controller.listener.names" if node.settings["controller.listener.names"]
 
 # The inter-broker listener is inter.broker.listener.name when set, else the
-# listener named after security.inter.broker.protocol (default PLAINTEXT).
-_inter_broker_setting(node) := s if {
-	s := node.settings["inter.broker.listener.name"]
-	s.source == "explicit"
-} else := node.settings["security.inter.broker.protocol"]
+# listener named after security.inter.broker.protocol (default PLAINTEXT):
+# the key of the one that names it.
+_inter_broker_key(node) := "inter.broker.listener.name" if {
+	node.settings["inter.broker.listener.name"].source == "explicit"
+} else := "security.inter.broker.protocol" if node.settings["security.inter.broker.protocol"]
 
 _inter_broker_name(node) := upper(trim_space(s.value)) if {
 	s := node.settings["inter.broker.listener.name"]

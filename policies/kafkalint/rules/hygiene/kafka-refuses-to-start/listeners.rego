@@ -11,15 +11,20 @@ import data.kafkalint.lib.version
 
 report contains _refused(result.fail({"key": key, "location": l.location}, message), context, words, fix) if {
 	some node in input.nodes
-	some key, ls in {"listeners": node.listeners, "advertised.listeners": node.advertised_listeners}
+	some key, field in _listener_fields
 	_settled(node, key)
-	some l in ls
+	some l in node[field]
 	l.error
 	message := sprintf("%s entry %s is not NAME://host:port", [key, _cut(l.raw)])
 	context := sprintf("Kafka parses every entry of %s as a listener name, a host and a port.", [key])
 	words := sprintf("Unable to parse %s to a broker endpoint", [l.raw])
 	fix := "Write the entry as NAME://host:port, for example PLAINTEXT://broker-1:9092."
 }
+
+# _listener_fields are the model's fields of the listener keys, read in
+# place: an object holding the lists would copy them whole for the compiled
+# engine (policies/lazyinput.go).
+_listener_fields := {"listeners": "listeners", "advertised.listeners": "advertised_listeners"}
 
 report contains _refused(result.fail(node.settings.listeners, message), context, "Each listener must have a different name", fix) if {
 	some node in input.nodes
