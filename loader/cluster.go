@@ -430,10 +430,16 @@ func parseJavaDouble(s string) (float64, bool) {
 	return f, true
 }
 
+// javaTrimmed is what Java's String.trim removes from the ends of a value
+// (ConfigDef.parseType trims every value): every character up to U+0020,
+// control characters included, and no other space (U+00A0 stays, and
+// Kafka refuses a number that ends with one).
+func javaTrimmed(r rune) bool { return r <= ' ' }
+
 // typedValue parses raw as ConfigDef would for typ. On failure it returns a
 // nil value and the reason.
 func typedValue(typ, raw string) (value any, invalid string) {
-	v := strings.TrimSpace(raw)
+	v := strings.TrimFunc(raw, javaTrimmed)
 	switch typ {
 	case "boolean":
 		switch strings.ToLower(v) {

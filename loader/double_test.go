@@ -56,3 +56,23 @@ func TestDoubleValueIsFinite(t *testing.T) {
 		t.Errorf("typedValue(double, 0.5d) = %v, %q; want 0.5", v, invalid)
 	}
 }
+
+// TestValueTrimmedAsJava: a value is trimmed as Java's String.trim trims it
+// (ConfigDef.parseType), not as Go's TrimSpace: control characters go,
+// Unicode spaces stay.
+func TestValueTrimmedAsJava(t *testing.T) {
+	if v, invalid := typedValue("double", "\x010.5\t"); v != 0.5 || invalid != "" {
+		t.Errorf("typedValue(double, \\x010.5\\t) = %v, %q; want 0.5", v, invalid)
+	}
+	for _, raw := range []string{"0.5\u00a0", "0.5\u2028", "\u00a01"} {
+		if v, invalid := typedValue("double", raw); v != nil || invalid == "" {
+			t.Errorf("typedValue(double, %q) = %v, %q; want invalid", raw, v, invalid)
+		}
+	}
+	if v, _ := typedValue("int", " 7\r"); v != int64(7) {
+		t.Errorf("typedValue(int, \" 7\\r\") = %v; want 7", v)
+	}
+	if v, _ := typedValue("string", "a\u00a0"); v != "a\u00a0" {
+		t.Errorf("typedValue(string, a\\u00a0) = %q; want the no-break space kept", v)
+	}
+}
