@@ -539,7 +539,9 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 // evaluateLazily evaluates the built-in rules alone (no custom policies,
 // which the interpreter evaluates on a whole input) on the cluster's lazy
 // input (lazyInput). A part of the model that cannot be converted fails
-// the cluster as toValue's error does.
+// the cluster with toValue's error when a rule reads it (toValue fails on
+// any such part; the loader makes none: TestLazyInputMatchesToValue
+// converts every example and corpus cluster).
 func (e *Engine) evaluateLazily(ctx context.Context, p *Prepared, c *loader.Cluster) ([]report.Finding, error) {
 	input, conv := lazyInput(c)
 	if conv.err != nil {

@@ -87,7 +87,11 @@ func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args
 		if callee[p] == nil { // undefined (the planner never passes one): no memo
 			return key, nil, nil, false
 		}
-		key.hash = key.hash*31 + argHash(callee[p])
+		h, ok := argHash(callee[p])
+		if !ok {
+			return key, nil, nil, false
+		}
+		key.hash = key.hash*31 + h
 	}
 	for _, en := range e.byValue[key] {
 		if identicalArgs(en.args, params, callee) {
@@ -106,12 +110,17 @@ func (e *eval) byValueGet(f *function, callee []*ast.Term) (key byValueKey, args
 
 // argHash is an argument's hash for the memo by value: a Lazy's address
 // (converting it to hash it would undo its laziness; a call with another
-// Lazy of equal value only misses the memo), else the value's hash.
-func argHash(t *ast.Term) int {
+// Lazy of equal value only misses the memo), else the value's hash; not
+// ok for a Lazy that is no pointer, which has no address (no memo).
+func argHash(t *ast.Term) (int, bool) {
 	if l, ok := t.Value.(Lazy); ok {
-		return int(reflect.ValueOf(l).Pointer())
+		v := reflect.ValueOf(l)
+		if v.Kind() != reflect.Pointer {
+			return 0, false
+		}
+		return int(v.Pointer()), true
 	}
-	return t.Hash()
+	return t.Hash(), true
 }
 
 func identicalArgs(args []*ast.Term, params []int32, callee []*ast.Term) bool {

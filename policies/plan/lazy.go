@@ -15,7 +15,8 @@ import (
 // A Lazy must describe exactly its Whole value: Get, Len and Until give
 // Whole's elements, in Whole's order. Its ast.Value methods (Compare,
 // Hash, String, Find, IsGround) are Whole's. A Lazy is read by one
-// evaluation at a time.
+// evaluation at a time, and is a pointer: the memo by value (Options.MemoByValue)
+// keys it by its address (a Lazy of another kind is never memoized).
 type Lazy interface {
 	ast.Value
 	// Object says whether Whole is an object (else an array).
@@ -54,7 +55,8 @@ type lazyBuiltin func(e *eval, args []*ast.Term) (result *ast.Term, ok bool)
 
 // lazyBuiltins are the builtins rules call on the input's collections
 // (a node's settings, its voters) most: count, object.keys, object.get
-// with a key, and the type checks, which read a Lazy's elements or kind.
+// with a key, and the type checks, which read a Lazy's elements or kind,
+// and == and != (as values) between a Lazy and a value of another kind.
 var lazyBuiltins = map[string]lazyBuiltin{
 	ast.IsObject.Name:  isKind(func(l Lazy) bool { return l.Object() }),
 	ast.IsArray.Name:   isKind(func(l Lazy) bool { return !l.Object() }),
@@ -63,6 +65,8 @@ var lazyBuiltins = map[string]lazyBuiltin{
 	ast.IsNumber.Name:  isKind(func(Lazy) bool { return false }),
 	ast.IsBoolean.Name: isKind(func(Lazy) bool { return false }),
 	ast.IsNull.Name:    isKind(func(Lazy) bool { return false }),
+	ast.Equal.Name:     kindsDiffer(false),
+	ast.NotEqual.Name:  kindsDiffer(true),
 	ast.Count.Name: func(e *eval, args []*ast.Term) (*ast.Term, bool) {
 		l, ok := args[0].Value.(Lazy)
 		if !ok {
@@ -112,5 +116,16 @@ func isKind(is func(Lazy) bool) lazyBuiltin {
 			return nil, false
 		}
 		return ast.InternedTerm(is(l)), true
+	}
+}
+
+// kindsDiffer is == (ne false) or != (ne true) as a value, when one side
+// is a Lazy and the other of another kind (kindDiffers): never equal.
+func kindsDiffer(ne bool) lazyBuiltin {
+	return func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
+		if kindDiffers(args[0].Value, args[1].Value) || kindDiffers(args[1].Value, args[0].Value) {
+			return ast.InternedTerm(ne), true
+		}
+		return nil, false
 	}
 }

@@ -93,6 +93,10 @@ types := [is_object(input.obj), is_array(input.list), is_object(input.list), is_
 
 compare_value if input.obj.inner != 0
 
+kinds_differ := [input.obj == 1, input.obj == [], input.list == {}, input.obj == input.list, input.obj != "x"]
+
+kinds := [input.obj == 1, input.obj == [], input.list == {}, input.obj == input.list, input.obj != "x", input.obj.inner == input.pairs[0]]
+
 f(x) := x.inner.x
 
 through_function := f(input.obj)
@@ -129,12 +133,12 @@ with_lazy_value := x if {
 `
 	reading := map[string]bool{
 		"p/dot": true, "p/dot_array": true, "p/scan_object": true, "p/scan_array": true, "p/counts": true,
-		"p/keys": true, "p/types": true, "p/through_function": true, "p/by_value": true, "p/missing": true,
+		"p/keys": true, "p/types": true, "p/kinds_differ": true, "p/through_function": true, "p/by_value": true, "p/missing": true,
 	}
 	eps := []string{}
 	for _, ep := range []string{
 		"dot", "dot_array", "scan_object", "scan_array", "counts", "gets", "keys", "types", "through_function",
-		"by_value", "builtin", "compare_value", "same_value", "differs", "in_array", "in_set", "as_key", "as_result", "member", "with_path", "with_lazy_value", "missing",
+		"by_value", "builtin", "compare_value", "kinds", "kinds_differ", "same_value", "differs", "in_array", "in_set", "as_key", "as_result", "member", "with_path", "with_lazy_value", "missing",
 	} {
 		eps = append(eps, "p/"+ep)
 	}
@@ -174,5 +178,32 @@ with_lazy_value := x if {
 				t.Logf("no whole value built")
 			}
 		})
+	}
+}
+
+// valueLazy is a Lazy that is no pointer: it has no address to be
+// memoized by.
+type valueLazy struct{ *testLazy }
+
+// TestLazyNoPointerIsNotMemoized: a function kept by argument value
+// (MemoByValue) called with a Lazy that is no pointer runs without the
+// memo, with the whole input's results.
+func TestLazyNoPointerIsNotMemoized(t *testing.T) {
+	const module = `package p
+
+g(x) := count(x)
+
+by_value := [g(input), g(input)]
+`
+	prog := compileOf(t, module, Options{MemoByValue: map[string]bool{"data.p.g": true}}, "p/by_value")
+	input := ast.MustParseTerm(`{"list": [1, 2, 3]}`).Value
+	wholes := 0
+	lazy := valueLazy{lazyOf(input, &wholes).(*testLazy)}
+	got, err := prog.Eval(context.Background(), "p/by_value", lazy, ast.NewObject())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ast.MustParseTerm(`[1, 1]`).Value; got.Compare(want) != 0 {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -22,8 +22,30 @@ func equal(a, b *ast.Term) bool {
 	if a == b {
 		return true
 	}
+	if kindDiffers(a.Value, b.Value) || kindDiffers(b.Value, a.Value) {
+		return false // values of two kinds are never equal: no whole value needed
+	}
 	a, b = Whole(a), Whole(b)
 	return a.Value.Compare(b.Value) == 0
+}
+
+// kindDiffers says whether a is a Lazy and b a value of another kind
+// (an object against anything but an object, an array against anything
+// but an array).
+func kindDiffers(a, b ast.Value) bool {
+	l, ok := a.(Lazy)
+	if !ok {
+		return false
+	}
+	switch b := b.(type) {
+	case Lazy:
+		return l.Object() != b.Object()
+	case ast.Object:
+		return !l.Object()
+	case *ast.Array:
+		return l.Object()
+	}
+	return true
 }
 
 // dot is src[key]: an object's value, an array's element at an integer
