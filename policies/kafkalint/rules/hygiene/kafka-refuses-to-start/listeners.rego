@@ -21,11 +21,6 @@ report contains _refused(result.fail({"key": key, "location": l.location}, messa
 	fix := "Write the entry as NAME://host:port, for example PLAINTEXT://broker-1:9092."
 }
 
-# _listener_fields are the model's fields of the listener keys, read in
-# place: an object holding the lists would copy them whole for the compiled
-# engine (policies/lazyinput.go).
-_listener_fields := {"listeners": "listeners", "advertised.listeners": "advertised_listeners"}
-
 report contains _refused(result.fail(node.settings.listeners, message), context, "Each listener must have a different name", fix) if {
 	some node in input.nodes
 	_settled(node, "listeners")
@@ -74,3 +69,8 @@ _ipv4_and_ipv6_pair(listeners) if {
 	count([l | some l in listeners; regex.match(`^[0-9]+(\.[0-9]+){3}$`, l.host)]) == 1
 	count([l | some l in listeners; contains(l.host, ":")]) == 1
 }
+
+# _listener_fields are the model's fields of the listener keys, read in
+# place: an object holding the lists would copy them whole for the compiled
+# engine (policies/lazyinput.go).
+_listener_fields := {"listeners": "listeners", "advertised.listeners": "advertised_listeners"}
