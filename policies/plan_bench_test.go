@@ -2,10 +2,13 @@ package policies
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/kafkalint/kafkalint/loader"
 )
 
 // The built-in rules' evaluation of one cluster on each engine, on the
@@ -67,5 +70,40 @@ func BenchmarkEvalPlan(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(inputs)), "ns/cluster")
 		})
+	}
+}
+
+// BenchmarkConvertAndEvalPlan is what the compiled engine spends per
+// cluster, conversion included: the model converted whole (toValue, as
+// before lazyinput.go) or lazily (lazyInput, what EvaluatePrepared does),
+// then the plan evaluated on it.
+func BenchmarkConvertAndEvalPlan(b *testing.B) {
+	prog := rulesProgram(b)
+	data := paramsValue(b)
+	ctx := context.Background()
+	sets := map[string][]*loader.Cluster{"corpus": loadClusters(b, corpusOrSkip(b)), "tree": benchClusters(b)}
+	for _, name := range []string{"corpus", "tree"} {
+		clusters := sets[name]
+		for _, lazy := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/lazy=%v", name, lazy), func(b *testing.B) {
+				for b.Loop() {
+					for _, c := range clusters {
+						var in ast.Value
+						if lazy {
+							in, _ = lazyInput(c)
+						} else {
+							var err error
+							if in, err = toValue(c); err != nil {
+								b.Fatal(err)
+							}
+						}
+						if _, err := prog.EvalAll(ctx, in, data); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(clusters)), "ns/cluster")
+			})
+		}
 	}
 }
