@@ -43,8 +43,9 @@ func lazyInput(x any) (ast.Value, *converter) {
 	return t.Value, c
 }
 
-// fail records the first conversion error; the evaluation's findings are
-// then discarded for it, as toValue's error would have stopped it.
+// fail records the first conversion error of a part a rule read; the
+// evaluation's findings are then discarded for it, as toValue's error
+// would have stopped the evaluation (evaluateLazily).
 func (c *converter) fail(err error) {
 	if c.err == nil {
 		c.err = err
@@ -132,7 +133,9 @@ var lazyFieldCache sync.Map // reflect.Type -> *lazyFields
 
 func lazyFieldsOf(t reflect.Type) *lazyFields {
 	if f, ok := lazyFieldCache.Load(t); ok {
-		return f.(*lazyFields)
+		if lf, ok := f.(*lazyFields); ok {
+			return lf
+		}
 	}
 	lf := &lazyFields{index: map[string]int{}}
 	for _, f := range structFields(t) {
@@ -146,8 +149,12 @@ func lazyFieldsOf(t reflect.Type) *lazyFields {
 	for i, f := range lf.list {
 		lf.index[f.name] = i
 	}
-	f, _ := lazyFieldCache.LoadOrStore(t, lf)
-	return f.(*lazyFields)
+	if f, loaded := lazyFieldCache.LoadOrStore(t, lf); loaded {
+		if first, ok := f.(*lazyFields); ok {
+			return first
+		}
+	}
+	return lf
 }
 
 // lazyBase is what every lazy value has: the Go value, the conversion it
@@ -160,7 +167,7 @@ type lazyBase struct {
 	self  plan.Lazy // the value this is the base of, for its ast.Value methods
 }
 
-// whole is the whole value, built once by build.
+// wholeBy is the whole value, built once by build.
 func (l *lazyBase) wholeBy(build func() *ast.Term) *ast.Term {
 	if l.whole == nil {
 		l.whole = build()
@@ -251,7 +258,7 @@ func (l *lazyStruct) fieldValue(i int) (reflect.Value, bool) {
 
 // present says whether toValue encodes the i-th field, converting nothing.
 func (l *lazyStruct) present(i int) bool {
-	if l.vals != nil && l.vals[i] != nil {
+	if i < len(l.vals) && l.vals[i] != nil {
 		return l.vals[i] != absentTerm
 	}
 	_, ok := l.fieldValue(i)

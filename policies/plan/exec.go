@@ -169,28 +169,8 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 			}
 		}
 		obj.Insert(k, v)
-	case opIsArray:
-		switch v := valueOf(e.get(fr, in.a)).(type) {
-		case *ast.Array:
-		case Lazy:
-			if v.Object() {
-				return 0
-			}
-		default:
-			return 0
-		}
-	case opIsObject:
-		switch v := valueOf(e.get(fr, in.a)).(type) {
-		case ast.Object:
-		case Lazy:
-			if !v.Object() {
-				return 0
-			}
-		default:
-			return 0
-		}
-	case opIsSet:
-		if _, ok := valueOf(e.get(fr, in.a)).(ast.Set); !ok {
+	case opIsArray, opIsObject, opIsSet:
+		if !hasType(in.op, valueOf(e.get(fr, in.a))) {
 			return 0
 		}
 	case opLen:
@@ -207,6 +187,22 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		return e.merge(fr, in)
 	}
 	return fell
+}
+
+// hasType is the test of IsArrayStmt, IsObjectStmt or IsSetStmt (op): a
+// Lazy is an object or an array.
+func hasType(op opcode, v ast.Value) bool {
+	switch v := v.(type) {
+	case Lazy:
+		return op == opIsObject && v.Object() || op == opIsArray && !v.Object()
+	case *ast.Array:
+		return op == opIsArray
+	case ast.Object:
+		return op == opIsObject
+	case ast.Set:
+		return op == opIsSet
+	}
+	return false
 }
 
 // result adds to the plan's result set: a result (ResultSetAddStmt), or
