@@ -500,10 +500,7 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 		evalGate.RLock()
 		defer evalGate.RUnlock()
 	}
-	if e.prog != nil && e.custom == nil {
-		return e.evaluateLazily(ctx, p, c)
-	}
-	input, err := toValue(c)
+	input, conv, err := e.input(c)
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", p.name, err)
 	}
@@ -515,6 +512,9 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 		reports, err = e.evalByCategory(ctx, input)
 	default:
 		reports, err = e.eval(ctx, e.query, input)
+	}
+	if conv.err != nil { // a part of the lazy input a rule read
+		return nil, fmt.Errorf("cluster %s: %w", p.name, conv.err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("evaluate cluster %s: %w", p.name, err)
@@ -536,25 +536,19 @@ func (e *Engine) EvaluatePrepared(ctx context.Context, p *Prepared) ([]report.Fi
 	return e.findings(p, reports), customErr
 }
 
-// evaluateLazily evaluates the built-in rules alone (no custom policies,
-// which the interpreter evaluates on a whole input) on the cluster's lazy
-// input (lazyInput). A part of the model that cannot be converted fails
-// the cluster with toValue's error when a rule reads it (toValue fails on
-// any such part; the loader makes none: TestLazyInputMatchesToValue
-// converts every example and corpus cluster).
-func (e *Engine) evaluateLazily(ctx context.Context, p *Prepared, c *loader.Cluster) ([]report.Finding, error) {
-	input, conv := lazyInput(c)
-	if conv.err != nil {
-		return nil, fmt.Errorf("cluster %s: %w", p.name, conv.err)
+// input is the rules' input for c and its converter. The compiled engine
+// alone reads it lazily (lazyInput): the interpreter, and so the custom
+// policies, get it whole (toValue). A part of the lazy input that cannot be
+// converted fails the cluster with toValue's error when a rule reads it
+// (conv.err; toValue fails on any such part, and the loader makes none:
+// TestLazyInputMatchesToValue converts every example and corpus cluster).
+func (e *Engine) input(c *loader.Cluster) (input ast.Value, conv *converter, err error) {
+	if e.prog != nil && e.custom == nil {
+		input, conv = lazyInput(c)
+		return input, conv, conv.err
 	}
-	reports, err := e.evalCompiled(ctx, input)
-	if conv.err != nil {
-		return nil, fmt.Errorf("cluster %s: %w", p.name, conv.err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("evaluate cluster %s: %w", p.name, err)
-	}
-	return e.findings(p, reports), nil
+	input, err = toValue(c)
+	return input, &converter{}, err
 }
 
 // evalGate bounds the memory of evaluations running at once: the Rego
