@@ -373,22 +373,26 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 // evaluation.
 func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 	args := e.args[:0]
+	onLazy := in.bi.onLazy
 	for _, a := range in.args {
 		v := e.get(fr, a)
 		if v == nil {
 			return 0
 		}
+		if onLazy == nil {
+			v = Whole(v)
+		}
 		args = append(args, v)
 	}
-	if in.bi.onLazy != nil {
-		if t, ok := in.bi.onLazy(e, args); ok {
+	if onLazy != nil {
+		if t, ok := onLazy(e, args); ok {
 			clear(args)
 			fr[in.c] = t
 			return fell
 		}
-	}
-	for i, a := range args {
-		args[i] = Whole(a)
+		for i, a := range args {
+			args[i] = Whole(a)
+		}
 	}
 	e.args = args[:0]
 	e.bres = nil

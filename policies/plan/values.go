@@ -22,10 +22,14 @@ func equal(a, b *ast.Term) bool {
 	if a == b {
 		return true
 	}
-	if kindDiffers(a.Value, b.Value) || kindDiffers(b.Value, a.Value) {
-		return false // values of two kinds are never equal: no whole value needed
+	_, lazyA := a.Value.(Lazy)
+	_, lazyB := b.Value.(Lazy)
+	if lazyA || lazyB {
+		if kindDiffers(a.Value, b.Value) || kindDiffers(b.Value, a.Value) {
+			return false // values of two kinds are never equal: no whole value needed
+		}
+		a, b = Whole(a), Whole(b)
 	}
-	a, b = Whole(a), Whole(b)
 	return a.Value.Compare(b.Value) == 0
 }
 
