@@ -180,13 +180,7 @@ func newEncoder(t reflect.Type) encoder {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		elem := encoderOf(t.Elem())
-		return func(c *converter, v reflect.Value) (*ast.Term, error) {
-			if v.IsNil() {
-				return nullTerm, nil
-			}
-			return elem(c, v.Elem())
-		}
+		return pointerEncoder(encoderOf(t.Elem()))
 	case reflect.Interface:
 		return func(c *converter, v reflect.Value) (*ast.Term, error) {
 			if v.IsNil() {
@@ -241,6 +235,16 @@ func newEncoder(t reflect.Type) encoder {
 	}
 	return func(*converter, reflect.Value) (*ast.Term, error) {
 		return nil, fmt.Errorf("ast: interface conversion: unsupported type %s", t)
+	}
+}
+
+// pointerEncoder encodes a pointer: null, or what it points to by elem.
+func pointerEncoder(elem encoder) encoder {
+	return func(c *converter, v reflect.Value) (*ast.Term, error) {
+		if v.IsNil() {
+			return nullTerm, nil
+		}
+		return elem(c, v.Elem())
 	}
 }
 

@@ -60,11 +60,8 @@ func lazyEncoderOf(t reflect.Type) encoder { return cachedEncoder(&lazyEncoders,
 // values are converted lazily: any struct toValue encodes field by field,
 // but a flat one (scalarStruct), which the converter shares whole.
 func lazyStructType(t reflect.Type) bool {
-	if special(t) {
-		return false
-	}
 	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
+		t = t.Elem() // special(T) covers *T's methods too
 	}
 	return t.Kind() == reflect.Struct && !special(t) && !scalarStruct(t)
 }
@@ -80,13 +77,7 @@ func newLazyEncoder(t reflect.Type) encoder {
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		elem := lazyEncoderOf(t.Elem())
-		return func(c *converter, v reflect.Value) (*ast.Term, error) {
-			if v.IsNil() {
-				return nullTerm, nil
-			}
-			return elem(c, v.Elem())
-		}
+		return pointerEncoder(lazyEncoderOf(t.Elem()))
 	case reflect.Map:
 		elem := lazyEncoderOf(t.Elem())
 		return func(c *converter, v reflect.Value) (*ast.Term, error) {
