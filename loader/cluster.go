@@ -415,13 +415,13 @@ func parseJavaDouble(s string) (float64, bool) {
 		}
 		return math.Inf(1), true
 	}
-	if strings.HasSuffix(body, "f") || strings.HasSuffix(body, "F") || strings.HasSuffix(body, "d") || strings.HasSuffix(body, "D") {
+	if l := strings.ToLower(body); strings.HasPrefix(l, "inf") || strings.HasPrefix(l, "nan") {
+		return 0, false // Go's spellings, which Java refuses
+	}
+	if strings.ContainsAny(body[max(len(body)-1, 0):], "fFdD") {
 		if hex := strings.HasPrefix(body, "0x") || strings.HasPrefix(body, "0X"); !hex || strings.ContainsAny(body, "pP") {
 			s = s[:len(s)-1] // a hex digit d or f is no suffix without the p exponent
 		}
-	}
-	if l := strings.ToLower(strings.TrimLeft(s, "+-")); strings.HasPrefix(l, "inf") || strings.HasPrefix(l, "nan") || l == "" {
-		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
