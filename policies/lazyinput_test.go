@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/kafkalint/kafkalint/bench/gen"
 	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/policies/plan"
 )
@@ -21,17 +19,8 @@ import (
 // it) is toValue's value, keys in the same order and numbers written
 // alike, and its whole value (built before and after reading) is too.
 func TestLazyInputMatchesToValue(t *testing.T) {
-	corpus := corpusOrSkip(t)
-	dirs := []string{filepath.Join(repoRoot(), "examples"), corpus}
-	for _, layout := range []string{gen.LayoutSeparate, gen.LayoutShared} {
-		tree := t.TempDir()
-		if _, err := gen.Write(tree, gen.Options{Repos: 6, Files: 10, Seed: 11, Corpus: corpus, Layout: layout}); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, tree)
-	}
 	lazies := 0
-	for _, dir := range dirs {
+	for _, dir := range clusterDirs(t, 6, 11) {
 		for _, c := range loadClusters(t, dir) {
 			want, err := toValue(c)
 			if err != nil {

@@ -138,16 +138,7 @@ func TestPlanMatchesInterpreter(t *testing.T) {
 	prog := rulesProgram(t)
 	q := interpreterReports(t)
 	data := paramsValue(t)
-	corpus := corpusOrSkip(t)
-	dirs := []string{filepath.Join(repoRoot(), "examples"), corpus}
-	for _, layout := range []string{gen.LayoutSeparate, gen.LayoutShared} {
-		tree := t.TempDir()
-		if _, err := gen.Write(tree, gen.Options{Repos: 12, Files: 10, Seed: 7, Corpus: corpus, Layout: layout}); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, tree)
-	}
-	for _, dir := range dirs {
+	for _, dir := range clusterDirs(t, 12, 7) {
 		clusters, findings := 0, 0
 		for _, c := range loadClusters(t, dir) {
 			findings += compareEngines(t, prog, q, data, c)
@@ -197,4 +188,21 @@ func TestPlanConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// clusterDirs are examples/, the real-world corpus and a generated tree of
+// each layout (repos repositories of 10 files, from seed): the clusters the
+// engines and inputs are compared on.
+func clusterDirs(t *testing.T, repos int, seed uint64) []string {
+	t.Helper()
+	corpus := corpusOrSkip(t)
+	dirs := []string{filepath.Join(repoRoot(), "examples"), corpus}
+	for _, layout := range []string{gen.LayoutSeparate, gen.LayoutShared} {
+		tree := t.TempDir()
+		if _, err := gen.Write(tree, gen.Options{Repos: repos, Files: 10, Seed: seed, Corpus: corpus, Layout: layout}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, tree)
+	}
+	return dirs
 }
