@@ -2,7 +2,6 @@ package loader
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,8 +118,26 @@ func buildQuorum(r *Doc) Quorum {
 	return q
 }
 
-// hostRE is the host syntax Kafka accepts in quorum entries (QuorumConfig).
-var hostRE = regexp.MustCompile(`^[0-9a-zA-Z\-%._:]*$`)
+// validHost holds for the host syntax Kafka accepts in quorum entries
+// (QuorumConfig) and listeners (SocketServerConfigs.URI_PARSE_REGEXP):
+// [0-9a-zA-Z\-%._:]*. A loop, not a regexp: it checks every listener and
+// voter entry (the regexps were 3 % of a lint's instructions).
+func validHost(host string) bool {
+	for i := range len(host) {
+		if !hostChar(host[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func hostChar(c byte) bool {
+	switch {
+	case '0' <= c && c <= '9', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		return true
+	}
+	return c == '-' || c == '%' || c == '.' || c == '_' || c == ':'
+}
 
 // parseVoter parses `{id}@{host}:{port}` (IPv6 hosts in brackets) with the
 // checks of QuorumConfig.parseVoterConnections.
@@ -155,7 +172,7 @@ func parseHostPort(s string) (Endpoint, string) {
 	}
 	host, portText := s[:i], s[i+1:]
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if !hostRE.MatchString(host) {
+	if !validHost(host) {
 		return ep, properties.Quote(host) + " is not a valid host name"
 	}
 	port, err := strconv.Atoi(portText)
@@ -234,7 +251,44 @@ func (r *Doc) wholeConfiguration() bool {
 	return r.Format == "properties" && !r.Template
 }
 
-var listenerRE = regexp.MustCompile(`^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?\d+)$`)
+// matchListener splits a listener entry as Kafka's listener pattern
+// (SocketServerConfigs.URI_PARSE_REGEXP, matched whole) does:
+// ^(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?\d+)$, as a Go regexp, whose "."
+// takes anything but a newline (TestMatchListenerAsRegexp keeps the
+// regexp as the oracle). Only the
+// last "://" can end the name: the rest of the pattern takes no "/". The
+// port follows the last ":" (the host takes ":", the port no ":"), and the
+// host is what lies between, without one leading "[" and one trailing "]".
+func matchListener(e string) (name, host, port string, ok bool) {
+	i := strings.LastIndex(e, "://")
+	if i < 0 || strings.IndexByte(e[:i], '\n') >= 0 {
+		return "", "", "", false
+	}
+	rest := e[i+len("://"):]
+	k := strings.LastIndexByte(rest, ':')
+	if k < 0 || !isPort(rest[k+1:]) {
+		return "", "", "", false
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(rest[:k], "["), "]")
+	if !validHost(host) {
+		return "", "", "", false
+	}
+	return e[:i], host, rest[k+1:], true
+}
+
+// isPort holds for -?[0-9]+.
+func isPort(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func parseListeners(r *Doc, key string, protocols map[string]string) []Listener {
 	out := []Listener{}
@@ -244,15 +298,15 @@ func parseListeners(r *Doc, key string, protocols map[string]string) []Listener 
 	}
 	for _, e := range splitList(s.Value) {
 		l := Listener{Raw: e, Loc: s.Loc}
-		m := listenerRE.FindStringSubmatch(e)
-		if m == nil {
+		name, host, port, ok := matchListener(e)
+		if !ok {
 			l.Error = fmt.Sprintf("unable to parse %s to a broker endpoint", properties.Quote(e))
 			out = append(out, l)
 			continue
 		}
-		l.Name = strings.ToUpper(m[1])
-		l.Host = m[2]
-		l.Port, _ = strconv.Atoi(m[3])
+		l.Name = strings.ToUpper(name)
+		l.Host = host
+		l.Port, _ = strconv.Atoi(port)
 		l.Protocol = protocols[l.Name]
 		out = append(out, l)
 	}
