@@ -68,6 +68,8 @@ func sameLazy(t *testing.T, path string, got, want *ast.Term) int {
 				t.Errorf("%s: key %d is %v, want %v", path, i, k, keys[min(i, len(keys)-1)])
 			case v != l.Get(k):
 				t.Errorf("%s.%v: Until and Get give different terms", path, k)
+			case !sameByConst(l, k, v):
+				t.Errorf("%s.%v: GetConst gives another term than Get", path, k)
 			default:
 				n += sameLazy(t, fmt.Sprintf("%s.%v", path, k), v, w.Get(k))
 			}
@@ -80,6 +82,9 @@ func sameLazy(t *testing.T, path string, got, want *ast.Term) int {
 		for _, absent := range []*ast.Term{ast.StringTerm("no such key"), ast.InternedTerm(0), ast.NullTerm()} {
 			if w.Get(absent) == nil && l.Get(absent) != nil {
 				t.Errorf("%s: Get(%v) = %v, want undefined", path, absent, l.Get(absent))
+			}
+			if w.Get(absent) == nil && !sameByConst(l, absent, nil) {
+				t.Errorf("%s: GetConst(%v) is defined", path, absent)
 			}
 		}
 	case *ast.Array:
@@ -102,6 +107,17 @@ func sameLazy(t *testing.T, path string, got, want *ast.Term) int {
 		t.Errorf("%s: lazy value for %v", path, ast.ValueName(w))
 	}
 	return n
+}
+
+// sameByConst says whether a plan.ConstGetter reads want by key, the
+// first time (which remembers the key) and the next (which finds it).
+func sameByConst(l plan.Lazy, key, want *ast.Term) bool {
+	c, ok := l.(plan.ConstGetter)
+	if !ok {
+		return true
+	}
+	first := c.GetConst(key) // remembers key
+	return first == want && c.GetConst(key) == want
 }
 
 // sameExactly fails unless got and want are equal and written alike (1

@@ -23,7 +23,7 @@ func (e *eval) run(fr []*ast.Term, code []instr) int {
 			// undefined input this way and restores it.
 			fr[in.c] = e.get(fr, in.a)
 		case opDot:
-			v := dot(e.get(fr, in.a), e.get(fr, in.b))
+			v := dot(e.get(fr, in.a), e.get(fr, in.b), in.b < 0)
 			if v == nil {
 				return 0
 			}

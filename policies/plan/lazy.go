@@ -37,6 +37,15 @@ type Lazy interface {
 	Whole() *ast.Term
 }
 
+// ConstGetter is a Lazy that reads faster by the program's constant keys:
+// GetConst(key) is Get(key) for a key that is one of the program's
+// constants (a field name the rule writes), the same term at every read
+// and alive while the Program is, so it may remember what it found by
+// the term's address.
+type ConstGetter interface {
+	GetConst(key *ast.Term) *ast.Term
+}
+
 // Whole is t with a Lazy replaced by its Whole value.
 func Whole(t *ast.Term) *ast.Term {
 	if t == nil {

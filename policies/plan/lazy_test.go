@@ -35,7 +35,7 @@ func (l *testLazy) elem(k, v *ast.Term) *ast.Term {
 func (l *testLazy) Object() bool { _, ok := l.v.(ast.Object); return ok }
 
 func (l *testLazy) Get(key *ast.Term) *ast.Term {
-	if v := dot(ast.NewTerm(l.v), key); v != nil {
+	if v := dot(ast.NewTerm(l.v), key, false); v != nil {
 		return l.elem(key, v)
 	}
 	return nil

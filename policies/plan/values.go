@@ -53,13 +53,17 @@ func kindDiffers(a, b ast.Value) bool {
 }
 
 // dot is src[key]: an object's value, an array's element at an integer
-// index, a set's element; nil (undefined) otherwise.
-func dot(src, key *ast.Term) *ast.Term {
+// index, a set's element; nil (undefined) otherwise. constKey says key is
+// one of the program's constants (ConstGetter).
+func dot(src, key *ast.Term, constKey bool) *ast.Term {
 	if src == nil || key == nil {
 		return nil
 	}
 	switch v := src.Value.(type) {
 	case Lazy:
+		if c, ok := v.(ConstGetter); ok && constKey {
+			return c.GetConst(key)
+		}
 		return v.Get(key)
 	case ast.Object:
 		return v.Get(Whole(key))
