@@ -271,19 +271,22 @@ func (e *eval) plan(pl *function) (ast.Value, error) {
 }
 
 // frame takes n cleared slots for a call's locals: from the stack while it
-// lasts, else (deep calls) from the heap.
+// lasts, else (deep calls) from the heap. The stack above sp is always
+// clear (pop clears what it gives back, release all of it), so a frame
+// needs no clearing (which was 1.5 % of a lint's work).
 func (e *eval) frame(n int) []*ast.Term {
 	if e.sp+n <= len(e.stack) {
 		fr := e.stack[e.sp : e.sp+n : e.sp+n]
 		e.sp += n
 		e.high = max(e.high, e.sp)
-		clear(fr)
 		return fr
 	}
 	e.sp += n
 	return make([]*ast.Term, n)
 }
 
+// pop gives back the last frame of n slots, cleared: the next frame taken
+// there starts clear, and the stack holds no value for the collector.
 func (e *eval) pop(n int) {
 	if e.sp <= len(e.stack) {
 		clear(e.stack[e.sp-n : e.sp])
@@ -386,7 +389,7 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 	}
 	if onLazy != nil {
 		if t, ok := onLazy(e, args); ok {
-			clear(args)
+			clearArgs(args)
 			fr[in.c] = t
 			return fell
 		}
@@ -398,7 +401,7 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 	e.bres = nil
 	e.bctx.Location = in.loc
 	err := in.bi.f(e.bctx, args, e.biter)
-	clear(args)
+	clearArgs(args)
 	if err != nil {
 		var halt topdown.Halt
 		if errors.As(err, &halt) {
@@ -414,6 +417,15 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 	}
 	fr[in.c] = e.bres
 	return fell
+}
+
+// clearArgs clears a builtin's few arguments one by one: clear (a call
+// of the runtime's memclr with its write barriers) cost more than the
+// stores for one to three of them.
+func clearArgs(args []*ast.Term) {
+	for i := len(args) - 1; i >= 0; i-- {
+		args[i] = nil
+	}
 }
 
 // tick counts calls and iterations and checks ctx every few thousand, so a
