@@ -115,9 +115,9 @@ related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
 # path order, and the exact number left out. Constant time per finding.
 nearest(d, i) := near(d.index, d.parties[i].location)
 
-# location_index sorts a list of locations once for near: all of them by
-# path order (file, line, column), without repeats, the same lists per file
-# and per directory, and each file's directory.
+# location_index sorts locations (a set, or a list without repeats) once
+# for near: all of them by path order (file, line, column), the same lists
+# per file and per directory, and each file's directory.
 location_index(locations) := {
 	"all": all,
 	"set": {l | some l in all},
@@ -127,7 +127,9 @@ location_index(locations) := {
 	},
 	"dirs": dirs,
 } if {
-	all := [r[3] | some r in sort({[l.file, l.line, object.get(l, "column", 0), l] | some l in locations})]
+	# A list, not a set, of sort keys: they are unique as the locations
+	# are, and a set would hash each.
+	all := [r[3] | some r in sort([[l.file, l.line, object.get(l, "column", 0), l] | some l in locations])]
 
 	# all is in path order, so each file's locations are one run of it,
 	# [starts[x], ends[x]): the lists per file need no sort, and those per

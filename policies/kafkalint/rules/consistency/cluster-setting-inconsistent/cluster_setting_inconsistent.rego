@@ -122,7 +122,7 @@ _managed(node, aspect) if {
 # this node's value and, when it fits, the others'; the finding's why says
 # what breaks and lists the other values with their files.
 report contains result.explain(
-	result.fail_nearest(party.setting, _message(aspect, class, d, shared, party), cluster.nearest(d, i)),
+	result.fail_nearest(party, _message(aspect, class, d, shared, party), cluster.nearest(d, i)),
 	_finding_why(aspect, class, d, shared, party),
 	sprintf("Give every %s of the cluster the same value, from one template.", [_role[class]]),
 ) if {
@@ -323,7 +323,9 @@ _source(key, node) := [key, setting.value] if {
 }
 
 # _party is a node's party for an aspect, built of its _source: {value,
-# text, shown, brief, short, excess, setting, location}.
+# text, shown, brief, short, excess, key, location}: the key and location
+# of the setting it is anchored at, not the setting, which an object
+# holding it copies whole for the compiled engine (policies/lazyinput.go).
 _party("controller.listener.names", _, setting, names) := _from(setting, names, concat(",", names))
 
 _party("controller listener protocol", node, anchor, protocol) := _derived(
@@ -354,7 +356,7 @@ _from(setting, value, shown_value) := {
 	"brief": shown,
 	"short": shown_value,
 	"excess": _excess(setting, shown_value),
-	"setting": setting,
+	"key": setting.key,
 	"location": setting.location,
 } if {
 	# concat, not sprintf (shown_value is a string), and the text built
@@ -380,7 +382,7 @@ _derived(anchor, value, shown_value, label) := {
 	"brief": text,
 	"short": shown_value,
 	"excess": 0,
-	"setting": anchor,
+	"key": anchor.key,
 	"location": anchor.location,
 } if {
 	text := concat(" ", [label, shown_value])

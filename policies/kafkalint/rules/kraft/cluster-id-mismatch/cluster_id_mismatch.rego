@@ -38,7 +38,7 @@ _parties := [party |
 	not setting.unknown
 	is_string(setting.value)
 	trim_space(setting.value) != ""
-	party := {"value": trim_space(setting.value), "location": setting.location, "setting": setting}
+	party := {"value": trim_space(setting.value), "location": setting.location, "key": setting.key}
 ]
 
 # The parties are analysed once, and the files and values of the parties
@@ -57,7 +57,7 @@ _differing := {v: {
 
 # The message names the odd value; the why names the others and their
 # files (the nearest are also the related locations).
-report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, fix) if {
+report contains result.explain(result.fail_nearest(party, message, cluster.nearest(_d, i)), why, fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]

@@ -38,21 +38,21 @@ _parties := [party |
 	some node in input.nodes
 	cluster.has_id(node)
 	setting := cluster.id_setting(node)
-	party := {"value": node.id, "location": setting.location, "setting": setting, "roles": _roles(node)}
+	party := {"value": node.id, "location": setting.location, "key": setting.key, "roles": _roles(node)}
 ]
 
 # The parties are grouped by id once (cluster.groups), so only the nodes
 # that share an id are visited per finding.
 # The message counts the other nodes; the why names them (the nearest are
 # also the related locations).
-report contains result.explain(result.fail_nearest(party.setting, message, cluster.near(index, party.location)), why, _fix) if {
+report contains result.explain(result.fail_nearest(party, message, cluster.near(index, party.location)), why, _fix) if {
 	some g in cluster.groups(_parties)
 	count(g.indexes) > 1
 	members := [_parties[j] | some j in g.indexes]
 	index := cluster.location_index({p.location | some p in members})
 	labels := cluster.name_counts([_label(p) | some p in members])
 	some party in members
-	message := sprintf("%s=%d (%s) is also the id of %s", [party.setting.key, party.value, party.roles, _others(count(members) - 1)])
+	message := sprintf("%s=%d (%s) is also the id of %s", [party.key, party.value, party.roles, _others(count(members) - 1)])
 	why := sprintf(
 		"The same id is also set in %s. Kafka identifies brokers and controllers by this id alone (broker registration, partition replicas, the quorum's voters, meta.properties), so the processes claim one identity and cannot all run as themselves.",
 		[cluster.names_except(labels, _label(party))],

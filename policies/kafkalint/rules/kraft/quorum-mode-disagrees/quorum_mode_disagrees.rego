@@ -46,7 +46,7 @@ _parties := [party |
 	node.quorum.mode == mode
 	setting := node.settings[key]
 	not setting.unknown
-	party := {"value": mode, "location": setting.location, "setting": setting}
+	party := {"value": mode, "location": setting.location, "key": setting.key}
 ]
 
 # The parties are analysed once, and the files of the other mode named once
@@ -59,15 +59,15 @@ _count_of := {g.value: count({_parties[i].location.file | some i in g.indexes}) 
 
 # The message counts the nodes of the other model; the why names their
 # files (the nearest are also the related locations).
-report contains result.explain(result.fail_nearest(party.setting, message, cluster.nearest(_d, i)), why, _fix) if {
+report contains result.explain(result.fail_nearest(party, message, cluster.nearest(_d, i)), why, _fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
 	other := _other[party.value]
-	message := sprintf("%s alone (%s), but %s run %s", [party.setting.key, _model[party.value], _nodes(_count_of[other]), _other_model[other]])
+	message := sprintf("%s alone (%s), but %s run %s", [party.key, _model[party.value], _nodes(_count_of[other]), _other_model[other]])
 	why := sprintf(
 		"This node sets only %s (%s), but %s set only %s (%s). A cluster runs one quorum model: its voter set comes from controller.quorum.voters (kraft.version=0) or from the metadata log (kraft.version=1), and kafka-storage format (3.9.2, 4.0.2, 4.1.1, 4.2+) gives kraft.version=1 to exactly the controllers without controller.quorum.voters, so these nodes disagree about who the voters are.",
-		[party.setting.key, _model[party.value], _files_of[other], _key[other], _model[other]],
+		[party.key, _model[party.value], _files_of[other], _key[other], _model[other]],
 	)
 }
 

@@ -40,7 +40,7 @@ _parties := [party |
 	setting := node.settings["controller.quorum.voters"]
 	not setting.unknown
 	voters := cluster.voter_map(node)
-	party := {"value": voters, "location": setting.location, "setting": setting}
+	party := {"value": voters, "location": setting.location, "key": setting.key, "raw": setting.raw}
 ]
 
 # The parties are analysed once, and the majority's files named once.
@@ -49,7 +49,7 @@ _d := cluster.disagreement(_parties)
 # The message says how the set differs, briefly; the why quotes it, the
 # other set and the other files (the nearest are also the related
 # locations).
-report contains result.explain(result.fail_nearest(party.setting, text.message, cluster.nearest(_d, i)), text.why, text.fix) if {
+report contains result.explain(result.fail_nearest(party, text.message, cluster.nearest(_d, i)), text.why, text.fix) if {
 	cluster.disagree(_parties) # cheap, and most clusters agree
 	some i in _d.odd
 	party := _parties[i]
@@ -62,7 +62,7 @@ _text(party, _) := {
 	"message": sprintf("controller.quorum.voters differs from %s: it %s", [_majority_size, _short_difference(party.value, reference)]),
 	"why": sprintf(
 		"controller.quorum.voters=%s differs from the voter set %s that %s (%s) list: it %s. %s, so this node can fail to reach the leader or the controllers can fail to agree on a majority.",
-		[party.setting.raw, cluster.voter_text(reference), _majority_size, _majority_files, _difference(party.value, reference), _cross],
+		[party.raw, cluster.voter_text(reference), _majority_size, _majority_files, _difference(party.value, reference), _cross],
 	),
 	"fix": "Copy one voter list to every node of the cluster.",
 } if {
@@ -73,7 +73,7 @@ _text(party, i) := {
 	"message": sprintf("controller.quorum.voters is one of %d different voter sets, none listed by a majority of the nodes", [count(_d.groups)]),
 	"why": sprintf(
 		"controller.quorum.voters=%s is one of %d different voter sets listed by the nodes of this cluster (also in %s), and no set is listed by a majority of them. %s, so nodes can fail to reach the leader or the controllers can fail to agree on a majority.",
-		[party.setting.raw, count(_d.groups), cluster.other_files(_d, i), _cross],
+		[party.raw, count(_d.groups), cluster.other_files(_d, i), _cross],
 	),
 	"fix": "Decide on the real voters and copy one voter list to every node of the cluster.",
 } if {
