@@ -212,6 +212,11 @@ type Node struct {
 	// (an image's own server.properties, an operator).
 	WholeConfiguration bool                `json:"whole_configuration,omitempty"`
 	Settings           map[string]*Setting `json:"settings"`
+	// FlaggedKeys are the keys of the settings the loader flags, sorted:
+	// an unknown or removed key, an invalid value, a key holding a secret
+	// (flaggedKeys). The rules that look for these read only them, not
+	// every setting; absent when there are none.
+	FlaggedKeys []string `json:"flagged_keys,omitempty"`
 }
 
 // Client is a producer, consumer, admin or generic client configuration.
@@ -222,6 +227,7 @@ type Client struct {
 	Kind             string              `json:"kind"` // producer | consumer | admin | client
 	BootstrapServers []Endpoint          `json:"bootstrap_servers"`
 	Settings         map[string]*Setting `json:"settings"`
+	FlaggedKeys      []string            `json:"flagged_keys,omitempty"` // as Node's
 }
 
 // MetaProperties is a log directory's meta.properties.
@@ -240,6 +246,7 @@ type MirrorMaker struct {
 	Environment string              `json:"environment"`
 	Clusters    []string            `json:"clusters"`
 	Settings    map[string]*Setting `json:"settings"`
+	FlaggedKeys []string            `json:"flagged_keys,omitempty"` // as Node's
 	// Loc is where the configuration starts (line 1 of a properties file, a
 	// KafkaMirrorMaker2 resource); findings about a missing key point here.
 	Loc Location `json:"location"`
@@ -357,6 +364,7 @@ type Topic struct {
 	ReplicationFactor *Setting            `json:"replication_factor,omitempty"`
 	Partitions        *Setting            `json:"partitions,omitempty"`
 	Settings          map[string]*Setting `json:"settings"`
+	FlaggedKeys       []string            `json:"flagged_keys,omitempty"` // as Node's
 
 	// ConfigUnknown: the topic's config map could not be resolved (a
 	// variable, a data source), so it may set keys Settings does not show.

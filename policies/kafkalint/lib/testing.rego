@@ -282,10 +282,25 @@ finding_related(file, line, key, message, related) := object.union(finding(file,
 	some r in related
 ]})
 
-# with_setting replaces (or adds) one setting of a node or client, e.g. an
+# with_setting replaces (or adds) one setting of a unit, e.g. an
 # unknown_setting in place of a default (object.union would keep the old
-# value).
-with_setting(unit, s) := object.union(object.remove(unit, ["settings"]), {"settings": object.union(object.remove(unit.settings, [s.key]), {s.key: s})})
+# value), and states the unit's flagged_keys for its settings as the loader
+# does (loader.flaggedKeys: an index of the settings the rules that look
+# for these read, not a Kafka fact).
+with_setting(unit, s) := object.union(object.remove(unit, ["settings", "flagged_keys"]), _with_flagged_keys(settings)) if {
+	settings := object.union(object.remove(unit.settings, [s.key]), {s.key: s})
+}
+
+_with_flagged_keys(settings) := {"settings": settings, "flagged_keys": keys} if {
+	keys := sort([key | some key, s in settings; _flagged(s)])
+	count(keys) > 0
+} else := {"settings": settings}
+
+_flagged(s) if s.key_status in {"unknown", "removed"}
+
+_flagged(s) if object.get(s, "invalid", "") != ""
+
+_flagged(s) if s.secret_key
 
 # --- Catalogue annotations, MirrorMaker 2 and topics ---------------------------
 

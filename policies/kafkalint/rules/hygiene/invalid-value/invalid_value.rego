@@ -30,32 +30,37 @@ import data.kafkalint.lib.result
 # sets invalid to Kafka's reason. Only keys known in that version count (a
 # removed key's value is never read). A placeholder has no value and is
 # never invalid. A password-type key has no validator, so a secret is never
-# quoted.
+# quoted. A unit's invalid values are among its flagged_keys: the rule
+# reads those settings, not every one.
 report contains _finding(s, "the broker or controller refuses to start") if {
 	some node in input.nodes
-	some s in node.settings
-	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
+	some key in node.flagged_keys
+	s := node.settings[key]
+	s.invalid != "" # cheap: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains _finding(s, "the client fails when the application creates it") if {
 	some client in input.clients
-	some s in client.settings
-	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
+	some key in client.flagged_keys
+	s := client.settings[key]
+	s.invalid != "" # cheap: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains _finding(s, "the MirrorMaker 2 connectors reject the configuration and do not run") if {
 	some mm in input.mirror_makers
-	some s in mm.settings
-	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
+	some key in mm.flagged_keys
+	s := mm.settings[key]
+	s.invalid != "" # cheap: test it before calling _invalid
 	_invalid(s)
 }
 
 report contains _finding(s, "the topic cannot be created or altered with it") if {
 	some topic in input.topics
-	some s in topic.settings
-	s.invalid != "" # cheap, and false for almost every setting: test it before calling _invalid
+	some key in topic.flagged_keys
+	s := topic.settings[key]
+	s.invalid != "" # cheap: test it before calling _invalid
 	_invalid(s)
 }
 

@@ -49,7 +49,7 @@ test_fail_type_on_mirror_maker_flow if {
 }
 
 test_fail_topic_config if {
-	topic := object.union(t.topic("main.tf", "orders", 3, 3, 5), {"settings": {"cleanup.policy": _invalid("main.tf", "cleanup.policy", "compacted", 7, "String must be one of: compact, delete")}})
+	topic := t.with_setting(t.topic("main.tf", "orders", 3, 3, 5), _invalid("main.tf", "cleanup.policy", "compacted", 7, "String must be one of: compact, delete"))
 	rule.report == {_finding(
 		"main.tf", 7, "cleanup.policy", "compacted",
 		"String must be one of: compact, delete", "the topic cannot be created or altered with it",

@@ -29,18 +29,21 @@ import data.kafkalint.lib.result
 # A ZooKeeper-mode node (no process.roles) on 4.0+ cannot start at all: that
 # one cause is reported by kafka-refuses-to-start, and its leftover
 # ZooKeeper keys are not reported again one by one. A placeholder value
-# does not matter: the key itself is gone.
+# does not matter: the key itself is gone. A unit's removed keys are among
+# its flagged_keys: the rule reads those settings, not every one.
 report contains _finding(s) if {
 	some node in input.nodes
 	not _zookeeper_node_on_4(node)
-	some s in node.settings
+	some key in node.flagged_keys
+	s := node.settings[key]
 	s.key_status == "removed"
 }
 
 report contains _finding(s) if {
 	some kind in ["clients", "mirror_makers", "topics"] # each list in place, not copied (policies/lazyinput.go)
 	some unit in input[kind]
-	some s in unit.settings
+	some key in unit.flagged_keys
+	s := unit.settings[key]
 	s.key_status == "removed"
 }
 

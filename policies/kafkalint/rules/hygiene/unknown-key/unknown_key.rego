@@ -30,28 +30,34 @@ import data.kafkalint.lib.result
 # config-provider, authorizer or vendor keys, and for clients only near
 # misses, keys of another kind and 0.8-era keys (a client's file also feeds
 # its serializers and the application). The value plays no part, so a
-# placeholder value does not matter; nothing of it is printed.
+# placeholder value does not matter; nothing of it is printed. Each unit's
+# flagged_keys hold its unknown keys (among others): the rule reads those
+# settings, not every one.
 report contains _finding(s, "broker or controller", "Kafka ignores unknown keys without a warning") if {
 	some node in input.nodes
-	some s in node.settings
+	some key in node.flagged_keys
+	s := node.settings[key]
 	s.key_status == "unknown"
 }
 
 report contains _finding(s, _client_kind(client.kind), "the client logs it as unused and ignores it") if {
 	some client in input.clients
-	some s in client.settings
+	some key in client.flagged_keys
+	s := client.settings[key]
 	s.key_status == "unknown"
 }
 
 report contains _finding(s, "MirrorMaker 2", "MirrorMaker 2 ignores it") if {
 	some mm in input.mirror_makers
-	some s in mm.settings
+	some key in mm.flagged_keys
+	s := mm.settings[key]
 	s.key_status == "unknown"
 }
 
 report contains _finding(s, "topic", "Kafka does not apply it") if {
 	some topic in input.topics
-	some s in topic.settings
+	some key in topic.flagged_keys
+	s := topic.settings[key]
 	s.key_status == "unknown"
 }
 

@@ -68,7 +68,7 @@ test_fail_mirror_maker_flow_key if {
 }
 
 test_fail_topic_config if {
-	topic := object.union(t.topic("main.tf", "orders", 3, 3, 5), {"settings": {"retention.hours": _unknown("main.tf", "retention.hours", "24", 7, {})}})
+	topic := t.with_setting(t.topic("main.tf", "orders", 3, 3, 5), _unknown("main.tf", "retention.hours", "24", 7, {}))
 	rule.report == {_explained(
 		t.finding("main.tf", 7, "retention.hours", "retention.hours is not a topic key"),
 		"Kafka 4.3 defines no topic configuration key of that name, so Kafka does not apply it and the setting it was meant for keeps its default.",

@@ -87,12 +87,13 @@ _what(s) := "a password" if endswith(s.key, "password")
 # or its name says it is one: listener- and alias-prefixed *.password keys
 # the catalogue cannot type, Schema Registry basic auth, API secrets). Found
 # once per evaluation for both reports with no rule function called per
-# setting: this filter sees every setting of the cluster, so its cost is
-# the rule's.
+# setting, among each unit's flagged_keys (which hold its secret keys):
+# not every setting is read.
 _candidates contains s if {
 	some kind in _unit_kinds
 	some unit in input[kind]
-	some s in unit.settings
+	some key in unit.flagged_keys
+	s := unit.settings[key]
 	s.secret_key
 	s.source == "explicit"
 	not s.unknown
