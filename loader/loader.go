@@ -247,7 +247,7 @@ func absPath(display, dir string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(dir, p)
+	return safefs.Join(dir, p)
 }
 
 // readMessage is why a file could not be read, as its errors[] message:
@@ -272,9 +272,9 @@ func readError(err error) string {
 }
 
 func displayPath(p, dir string) string {
-	abs, err := filepath.Abs(p)
+	abs, err := safefs.Abs(p)
 	if err == nil {
-		if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := safefs.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
 		}
 		p = abs

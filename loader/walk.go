@@ -133,11 +133,11 @@ func (w *walker) walkDir(root *safefs.Root, dir, realDir string) {
 		if w.ctx.Err() != nil {
 			return
 		}
-		p := filepath.Join(dir, e.Name())
+		p := safefs.Join(dir, e.Name())
 		switch t := e.Type(); {
 		case t.IsDir():
 			if !skipDirs[e.Name()] {
-				w.walkDir(root, p, filepath.Join(realDir, e.Name()))
+				w.walkDir(root, p, safefs.Join(realDir, e.Name()))
 			}
 		case t&fs.ModeSymlink != 0:
 			w.symlink(root, p)

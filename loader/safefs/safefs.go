@@ -120,7 +120,7 @@ func (r *Root) rel(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rel, err := filepath.Rel(r.dir, abs)
+	rel, err := Rel(r.dir, abs)
 	if err != nil || !filepath.IsLocal(rel) {
 		return "", outside(name)
 	}
@@ -132,7 +132,7 @@ func (r *Root) Abs(name string) (string, error) {
 	if r == nil || filepath.IsAbs(name) || r.wd == "" {
 		return filepath.Abs(name)
 	}
-	return filepath.Join(r.wd, name), nil
+	return Join(r.wd, name), nil
 }
 
 // Stat describes name (absolute, or relative to the working directory),

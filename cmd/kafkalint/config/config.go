@@ -541,7 +541,7 @@ func (c *Config) rel(abs string) (string, bool) {
 	if c == nil || c.Dir == "" {
 		return "", false
 	}
-	r, err := filepath.Rel(c.Dir, abs)
+	r, err := safefs.Rel(c.Dir, abs)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return "", false
 	}
