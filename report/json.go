@@ -90,13 +90,12 @@ func indentCompact(dst, src []byte, prefix, indent string) []byte {
 		case '"':
 			end := i + 1
 			for end < len(src) {
-				k := bytes.IndexAny(src[end:], `"\`)
-				if k < 0 {
-					end = len(src)
-					break
+				// A byte loop: bytes.IndexAny builds its byte set per call,
+				// which cost more than these short strings' scan.
+				for end < len(src) && src[end] != '"' && src[end] != '\\' {
+					end++
 				}
-				end += k
-				if src[end] == '"' {
+				if end == len(src) || src[end] == '"' {
 					break
 				}
 				end += 2 // an escape: the next byte is never the closing quote
