@@ -139,6 +139,18 @@ test_hosts_differ if {
 	cluster.hosts_differ("fe80::2", "fe80::1")
 }
 
+test_ip_literal_is_a_dotted_quad_or_ipv6 if {
+	cluster.ip_literal("10.0.0.1")
+	cluster.ip_literal("300.0.0.1") # four runs of digits, whatever their range
+	cluster.ip_literal("fe80::1")
+	not cluster.ip_literal("10.0.0")
+	not cluster.ip_literal("10.0.0.1.2")
+	not cluster.ip_literal("10..0.1")
+	not cluster.ip_literal("1a.0.0.1")
+	not cluster.ip_literal("10.0.0.1\n")
+	not cluster.ip_literal("kafka-1")
+}
+
 test_hosts_that_may_be_one_machine if {
 	not cluster.hosts_differ("controller-1", "controller-1.prod.example.com")
 	not cluster.hosts_differ("CONTROLLER-1.example.com", "controller-1.example.com")
@@ -258,6 +270,11 @@ test_loopback_host_is_javas_loopback if {
 	not cluster.loopback_host("128.0.0.1")
 	not cluster.loopback_host("127.0.0")
 	not cluster.loopback_host("kafka-1.example.com")
+	not cluster.loopback_host("127.0.0.1.5")
+	not cluster.loopback_host("127.0..1")
+	not cluster.loopback_host("127.0.0.1 ")
+	not cluster.loopback_host("127.0.0.x")
+	not cluster.loopback_host("127.0.0.٣")
 	cluster.host_key("127.0.1.1") == cluster.host_key("localhost")
 }
 
