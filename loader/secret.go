@@ -33,7 +33,9 @@ func IsSecretKey(key, typ string) bool {
 		return true
 	}
 	for _, name := range []string{"password", "sasl.jaas.config"} {
-		if key == name || strings.HasSuffix(key, "."+name) {
+		// key is name or ends with "."+name (without building that
+		// string: every setting of every file is asked).
+		if strings.HasSuffix(key, name) && (len(key) == len(name) || key[len(key)-len(name)-1] == '.') {
 			return true
 		}
 	}

@@ -116,14 +116,24 @@ type versionSpans struct {
 	spans   []*indexedSpan
 }
 
+// spansOf are the spans of the cataloged version that version resolves
+// to: a cataloged version's own (callers try each in turn), else the ones
+// kept for the version last asked for, else resolved and kept.
+func spansOf(version string) []*indexedSpan {
+	if s, ok := byVersion()[version]; ok {
+		return s
+	}
+	if last := lastVersion.Load(); last != nil && last.version == version {
+		return last.spans
+	}
+	s := byVersion()[Resolve(version)]
+	lastVersion.Store(&versionSpans{version: version, spans: s})
+	return s
+}
+
 // lookup is the index of a key in entries.
 func lookup(version, scope, key string) (int, bool) {
-	last := lastVersion.Load()
-	if last == nil || last.version != version {
-		last = &versionSpans{version: version, spans: byVersion()[Resolve(version)]}
-		lastVersion.Store(last)
-	}
-	for _, ix := range last.spans {
+	for _, ix := range spansOf(version) {
 		if ix.scope == scope {
 			i, ok := ix.positions()[key]
 			return i, ok
