@@ -2,6 +2,8 @@ package policies
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -161,5 +163,61 @@ func TestRedactorNearMisses(t *testing.T) {
 	got := newRedactor(c).replace(nearMiss + " " + secret + " end")
 	if want := nearMiss + " (sensitive) end"; got != want {
 		t.Errorf("replace = %.100q… (%d bytes, %d of the secret), want %.100q…", got, len(got), strings.Count(got, "s"), want)
+	}
+}
+
+// TestRedactorLongestMatch: with many secrets of many lengths and first
+// bytes, each position is replaced by the longest secret written there
+// (not glued to a word), as a scan of every secret at every position
+// finds it.
+func TestRedactorLongestMatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = ".-:/ ab"[rng.IntN(7)] // mostly not word characters: secrets match anywhere
+		}
+		return string(b)
+	}
+	settings := map[string]*loader.Setting{}
+	var secrets []string
+	bases := []string{word(45), word(45), word(45)}
+	for i := range 60 {
+		// Prefixes of a few values: secrets that start alike, of many
+		// lengths, so the longest must be chosen.
+		b := bases[rng.IntN(len(bases))]
+		v := b[:1+rng.IntN(len(b))]
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		key := fmt.Sprintf("s%d.password", i)
+		settings[key] = &loader.Setting{Key: key, Raw: v, Sensitive: true}
+	}
+	c := &loader.Cluster{Nodes: []*loader.Node{{Settings: settings}}}
+	r := newRedactor(c)
+	for _, s := range settings {
+		secrets = append(secrets, s.SecretForms()...)
+	}
+	for range 300 {
+		text := word(rng.IntN(100)) + bases[rng.IntN(len(bases))] + word(rng.IntN(100))
+		var want strings.Builder
+		for i := 0; i < len(text); {
+			best := ""
+			for _, p := range secrets {
+				if len(p) > len(best) && strings.HasPrefix(text[i:], p) && !joined(text, i, i+len(p)) {
+					best = p
+				}
+			}
+			if best == "" {
+				want.WriteByte(text[i])
+				i++
+				continue
+			}
+			want.WriteString(loader.Redacted)
+			i += len(best)
+		}
+		if got := r.replace(text); got != want.String() {
+			t.Fatalf("replace(%q) = %q, want %q", text, got, want.String())
+		}
 	}
 }
