@@ -90,15 +90,19 @@ func indentCompact(dst, src []byte, prefix, indent string) []byte {
 		case '"':
 			end := i + 1
 			for end < len(src) {
-				// A byte loop: bytes.IndexAny builds its byte set per call,
-				// which cost more than these short strings' scan.
-				for end < len(src) && src[end] != '"' && src[end] != '\\' {
-					end++
-				}
-				if end == len(src) || src[end] == '"' {
+				// Two IndexByte scans (vectorised): bytes.IndexAny builds
+				// its byte set per call, and most strings hold no escape.
+				k := bytes.IndexByte(src[end:], '"')
+				if k < 0 {
+					end = len(src)
 					break
 				}
-				end += 2 // an escape: the next byte is never the closing quote
+				if b := bytes.IndexByte(src[end:end+k], '\\'); b >= 0 {
+					end += b + 2 // an escape: the next byte is never the closing quote
+					continue
+				}
+				end += k
+				break
 			}
 			end = min(end, len(src)-1)
 			dst = append(dst, src[i:end+1]...)
