@@ -99,7 +99,12 @@ _candidates contains s if {
 	not s.unknown
 }
 
-_jaas(key) if regex.match(`(^|\.)sasl\.jaas\.config$`, key)
+# _jaas: the key is sasl.jaas.config, or ends with .sasl.jaas.config (a
+# listener's or alias's): (^|\.)sasl\.jaas\.config$ without a regexp, as
+# every candidate asks twice.
+_jaas("sasl.jaas.config")
+
+_jaas(key) if endswith(key, ".sasl.jaas.config")
 
 # _unit_kinds are the input's lists of units with settings, each read in
 # place (a list built of the units would copy each unit whole for the

@@ -175,3 +175,12 @@ listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.p
 		not contains(f.message, "9f8e7d6c")
 	}
 }
+
+# A JAAS configuration is sasl.jaas.config itself or a prefixed one.
+test_success_jaas_keys if {
+	rule._jaas("sasl.jaas.config")
+	rule._jaas("listener.name.sasl_ssl.plain.sasl.jaas.config")
+	not rule._jaas("xsasl.jaas.config")
+	not rule._jaas("sasl.jaas.config.x")
+	not rule._jaas("sasl.jaas.configs")
+}
