@@ -49,8 +49,9 @@ const (
 	opSetAdd
 	opWith
 	opObjectMerge
-	opArrayLiteral // MakeArrayStmt and the ArrayAppendStmts right after it, fused
-	opResultValue  // a plan's MakeObjectStmt, ObjectInsertStmt and ResultSetAddStmt of its one binding, fused
+	opArrayLiteral  // MakeArrayStmt and the ArrayAppendStmts right after it, fused
+	opObjectLiteral // MakeObjectStmt and the ObjectInsertStmts right after it, fused
+	opResultValue   // a plan's MakeObjectStmt, ObjectInsertStmt and ResultSetAddStmt of its one binding, fused
 )
 
 // maxSlots bounds the constants and the locals of one function, so that
@@ -298,7 +299,7 @@ func (c *compiler) block(b *ir.Block, kind blockKind) ([]instr, error) {
 		}
 		code = append(code, in)
 	}
-	return fuseResults(fuseArrays(code)), nil
+	return fuseObjects(fuseResults(fuseArrays(code))), nil
 }
 
 // fuseResults turns a plan's result, an object of one binding made, filled
@@ -344,6 +345,34 @@ func fuseArrays(code []instr) []instr {
 			continue
 		}
 		out = append(out, instr{op: opArrayLiteral, args: vals, c: in.c})
+		i = j - 1
+	}
+	return out
+}
+
+// fuseObjects turns a MakeObjectStmt followed by inserts into that object
+// (an object literal) into one instruction that builds the object at once,
+// sized for its keys: inserted one by one, an object grew its key list
+// and map as it went. args are the key and value of each insert in turn;
+// neither may read the object itself, which a literal's never do.
+func fuseObjects(code []instr) []instr {
+	out := code[:0]
+	for i := 0; i < len(code); i++ {
+		in := code[i]
+		if in.op != opMakeObject {
+			out = append(out, in)
+			continue
+		}
+		j := i + 1
+		var pairs []operand
+		for ; j < len(code) && code[j].op == opObjectInsert && code[j].c == in.c && code[j].a != in.c && code[j].b != in.c; j++ {
+			pairs = append(pairs, code[j].a, code[j].b)
+		}
+		if len(pairs) == 0 {
+			out = append(out, in)
+			continue
+		}
+		out = append(out, instr{op: opObjectLiteral, args: pairs, c: in.c})
 		i = j - 1
 	}
 	return out

@@ -36,8 +36,9 @@ type eval struct {
 	bctx    topdown.BuiltinContext
 	bres    *ast.Term // what the last builtin call gave its iterator
 	biter   func(*ast.Term) error
-	args    []*ast.Term // builtin arguments
-	ints    []*ast.Term // intTerm's terms; kept by the pool
+	args    []*ast.Term    // builtin arguments
+	items   [][2]*ast.Term // an object literal's keys and values (opObjectLiteral)
+	ints    []*ast.Term    // intTerm's terms; kept by the pool
 }
 
 // maxIntTerms bounds intTerm's table (some 50 bytes per entry).
@@ -234,7 +235,8 @@ func (e *eval) release() {
 	clear(e.results)
 	clear(e.values)
 	clear(e.args[:cap(e.args)])
-	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], values: e.values[:0], args: e.args[:0], biter: e.biter, ints: e.ints}
+	clear(e.items[:cap(e.items)])
+	*e = eval{stack: e.stack, memo: e.memo[:0], results: e.results[:0], values: e.values[:0], args: e.args[:0], items: e.items[:0], biter: e.biter, ints: e.ints}
 	pool.Put(e)
 }
 
@@ -417,6 +419,13 @@ func (e *eval) callBuiltin(fr []*ast.Term, in *instr) int {
 	}
 	fr[in.c] = e.bres
 	return fell
+}
+
+// clearItems clears an object literal's items, which the object has copied,
+// and keeps the slice for the next.
+func clearItems(items [][2]*ast.Term) [][2]*ast.Term {
+	clear(items)
+	return items[:0]
 }
 
 // clearArgs clears a builtin's few arguments one by one: clear (a call

@@ -129,6 +129,21 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		fr[in.c] = ast.ArrayTerm(elems...)
 	case opMakeObject:
 		fr[in.c] = ast.NewTerm(ast.NewObject())
+	case opObjectLiteral:
+		// The inserts in order (a repeated key keeps its last value, as
+		// Insert does), into an object made for them.
+		items := e.items[:0]
+		for j := 0; j < len(in.args); j += 2 {
+			k, v := Whole(e.get(fr, in.args[j])), Whole(e.get(fr, in.args[j+1]))
+			if k == nil || v == nil {
+				fr[in.c] = ast.NewTerm(ast.NewObject(items...)) // what the inserts had built
+				e.items = clearItems(items)
+				return 0
+			}
+			items = append(items, [2]*ast.Term{k, v})
+		}
+		fr[in.c] = ast.NewTerm(ast.NewObject(items...))
+		e.items = clearItems(items)
 	case opMakeSet:
 		fr[in.c] = ast.NewTerm(ast.NewSet())
 	case opArrayAppend:

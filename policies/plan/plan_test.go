@@ -101,8 +101,10 @@ or_ if {
 } else if {
 	input.b == 1
 }
+
+lit := {"xs": input.xs, "n": count(input.xs), "a": input.a, "nested": {"one": input.one, "b": 2}}
 `
-	eps := []string{"p/d", "p/s", "p/o", "p/n", "p/either", "p/fs", "p/last", "p/w", "p/wv", "p/or_"}
+	eps := []string{"p/d", "p/s", "p/o", "p/n", "p/either", "p/fs", "p/last", "p/w", "p/wv", "p/or_", "p/lit"}
 	prog := compileOf(t, module, Options{}, eps...)
 	inputs := []map[string]any{
 		{},
