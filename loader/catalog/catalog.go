@@ -97,10 +97,13 @@ var spanIndex = sync.OnceValue(func() map[[2]string]*indexedSpan {
 
 // byVersion indexes the spans by cataloged version, each version's by
 // scope.
-var byVersion = sync.OnceValue(func() map[string][]*indexedSpan {
-	m := map[string][]*indexedSpan{}
+var byVersion = sync.OnceValue(func() map[string]*versionSpans {
+	m := map[string]*versionSpans{}
 	for _, ix := range spanIndex() {
-		m[ix.version] = append(m[ix.version], ix)
+		if m[ix.version] == nil {
+			m[ix.version] = &versionSpans{version: ix.version}
+		}
+		m[ix.version].spans = append(m[ix.version].spans, ix)
 	}
 	return m
 })
@@ -117,18 +120,20 @@ type versionSpans struct {
 }
 
 // spansOf are the spans of the cataloged version that version resolves
-// to: a cataloged version's own (callers try each in turn), else the ones
-// kept for the version last asked for, else resolved and kept.
+// to, kept for the next lookup.
 func spansOf(version string) []*indexedSpan {
-	if s, ok := byVersion()[version]; ok {
-		return s
-	}
 	if last := lastVersion.Load(); last != nil && last.version == version {
 		return last.spans
 	}
-	s := byVersion()[Resolve(version)]
-	lastVersion.Store(&versionSpans{version: version, spans: s})
-	return s
+	vs, ok := byVersion()[version]
+	if !ok {
+		vs = &versionSpans{version: version}
+		if r := byVersion()[Resolve(version)]; r != nil {
+			vs.spans = r.spans
+		}
+	}
+	lastVersion.Store(vs)
+	return vs.spans
 }
 
 // lookup is the index of a key in entries.
