@@ -194,7 +194,7 @@ var builtinProgram = sync.OnceValues(func() (*compiledRules, error) {
 	if pol == nil {
 		return nil, errors.New("the built-in rules' plan is missing (a build with the kafkalint_genplan tag): use the interpreter engine")
 	}
-	prog, err := plan.Compile(pol, plan.Options{MemoByValue: memoByValue})
+	prog, err := plan.Compile(pol, plan.Options{Builtins: unlimited, MemoByValue: memoByValue})
 	if err != nil {
 		return nil, fmt.Errorf("the built-in rules' plan: %w (regenerate it: go generate ./policies)", err)
 	}

@@ -589,7 +589,10 @@ func (c *compiler) builtin(name string) (*builtin, error) {
 	f := c.opts.Builtins[name]
 	var onLazy lazyBuiltin
 	if f == nil {
-		f, onLazy = topdown.GetBuiltin(name), lazyBuiltins[name]
+		f = topdown.GetBuiltin(name)
+	}
+	if ast.BuiltinMap[name] != nil { // OPA's builtin, in whatever function
+		onLazy = lazyBuiltins[name]
 	}
 	if f == nil {
 		return nil, fmt.Errorf("unknown builtin %s", name)

@@ -28,7 +28,9 @@ import (
 
 // Options configure Compile.
 type Options struct {
-	// Builtins adds non-OPA builtins by name (tests: kafkalint.parse); the
+	// Builtins adds non-OPA builtins by name (tests: kafkalint.parse), or
+	// replaces an OPA builtin's registered function with one that computes
+	// the same (policies: OPA's own, without the limits' wrapper); the
 	// rest are OPA's (topdown.GetBuiltin).
 	Builtins map[string]topdown.BuiltinFunc
 	// MemoByValue names Rego functions (data.a.b.f) whose results an
