@@ -111,6 +111,7 @@ _aspect_keys := {
 }
 
 _managed(node, aspect) if {
+	count(node.managed_keys) > 0 # most nodes: none, and no key to look for
 	some key in _aspect_keys[aspect]
 	key in node.managed_keys
 }

@@ -42,11 +42,11 @@ report contains result.explain(result.fail({"key": key, "location": l.location},
 	[key, listeners] := _facing(node)
 	names := {l.name | some l in listeners; not l.error; not l.name in cluster.controller_names(node)}
 	some l in listeners
+	protocol := upper(l.protocol) # first: most listeners' protocol ends the search
+	protocol in {"PLAINTEXT", "SASL_PLAINTEXT"}
 	l.name in names
 	not _internal_only(node, l.name, names)
 	not cluster.loopback_host(l.host)
-	protocol := upper(l.protocol)
-	protocol in {"PLAINTEXT", "SASL_PLAINTEXT"}
 	message := _listener_message(l, protocol)
 	why := sprintf("Clients of %s %s.", [l.raw, _exposure(protocol)])
 	fix := sprintf(
