@@ -328,26 +328,9 @@ func fuseResults(code []instr) []instr {
 // ast.Array.Append allocates a new array header. The appended values must
 // not read the array itself, which a literal's never do.
 func fuseArrays(code []instr) []instr {
-	out := code[:0]
-	for i := 0; i < len(code); i++ {
-		in := code[i]
-		if in.op != opMakeArray {
-			out = append(out, in)
-			continue
-		}
-		j := i + 1
-		var vals []operand
-		for ; j < len(code) && code[j].op == opArrayAppend && code[j].c == in.c && code[j].a != in.c; j++ {
-			vals = append(vals, code[j].a)
-		}
-		if len(vals) == 0 {
-			out = append(out, in)
-			continue
-		}
-		out = append(out, instr{op: opArrayLiteral, args: vals, c: in.c})
-		i = j - 1
-	}
-	return out
+	return fuseLiterals(code, opMakeArray, opArrayLiteral, func(in instr, target operand) ([]operand, bool) {
+		return []operand{in.a}, in.op == opArrayAppend && in.c == target && in.a != target
+	})
 }
 
 // fuseObjects turns a MakeObjectStmt followed by inserts into that object
@@ -356,23 +339,37 @@ func fuseArrays(code []instr) []instr {
 // and map as it went. args are the key and value of each insert in turn;
 // neither may read the object itself, which a literal's never do.
 func fuseObjects(code []instr) []instr {
+	return fuseLiterals(code, opMakeObject, opObjectLiteral, func(in instr, target operand) ([]operand, bool) {
+		return []operand{in.a, in.b}, in.op == opObjectInsert && in.c == target && in.a != target && in.b != target
+	})
+}
+
+// fuseLiterals turns each statement that makes a collection (maker) and the
+// statements right after it that fill it (fill: the operands a statement
+// adds, and whether it is one) into one instruction (literal) with all
+// their operands.
+func fuseLiterals(code []instr, maker, literal opcode, fill func(in instr, target operand) ([]operand, bool)) []instr {
 	out := code[:0]
 	for i := 0; i < len(code); i++ {
 		in := code[i]
-		if in.op != opMakeObject {
+		if in.op != maker {
 			out = append(out, in)
 			continue
 		}
 		j := i + 1
-		var pairs []operand
-		for ; j < len(code) && code[j].op == opObjectInsert && code[j].c == in.c && code[j].a != in.c && code[j].b != in.c; j++ {
-			pairs = append(pairs, code[j].a, code[j].b)
+		var args []operand
+		for ; j < len(code); j++ {
+			ops, ok := fill(code[j], in.c)
+			if !ok {
+				break
+			}
+			args = append(args, ops...)
 		}
-		if len(pairs) == 0 {
+		if len(args) == 0 {
 			out = append(out, in)
 			continue
 		}
-		out = append(out, instr{op: opObjectLiteral, args: pairs, c: in.c})
+		out = append(out, instr{op: literal, args: args, c: in.c})
 		i = j - 1
 	}
 	return out
