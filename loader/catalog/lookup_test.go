@@ -9,7 +9,8 @@ import (
 // TestLookupAsBinarySearch: lookup's index finds, for every cataloged
 // version and scope, each name and a few absent ones where a binary search
 // of the span's sorted names does; asked in turn for other versions and
-// scopes, as the one-entry cache of the last span must follow.
+// scopes and through patch releases, as the version kept from the last
+// lookup must follow.
 func TestLookupAsBinarySearch(t *testing.T) {
 	for _, s := range spans {
 		if !slices.IsSorted(names[s.lo:s.hi]) {
