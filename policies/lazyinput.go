@@ -47,7 +47,7 @@ func lazyInput(x any) (ast.Value, *converter) {
 
 // fail records the first conversion error of a part a rule read; the
 // evaluation's findings are then discarded for it, as toValue's error
-// would have stopped the evaluation (evaluateLazily).
+// would have stopped the evaluation (Engine.EvaluatePrepared).
 func (c *converter) fail(err error) {
 	if c.err == nil {
 		c.err = err

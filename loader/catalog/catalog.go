@@ -62,16 +62,6 @@ type span struct {
 	lo, hi         int
 }
 
-// find is the span of a cataloged version's scope; every typed setting
-// asks, so the spans are indexed once.
-func find(version, scope string) (span, bool) {
-	ix, ok := spanIndex()[[2]string{version, scope}]
-	if !ok {
-		return span{}, false
-	}
-	return ix.span, true
-}
-
 // indexedSpan is a span and, built when first asked, each of its names'
 // position in entries.
 type indexedSpan struct {
@@ -79,10 +69,15 @@ type indexedSpan struct {
 	positions func() map[string]int
 }
 
-var spanIndex = sync.OnceValue(func() map[[2]string]*indexedSpan {
-	m := make(map[[2]string]*indexedSpan, len(spans))
+// byVersion indexes the spans by cataloged version, each version's by
+// scope; every typed setting asks, so the spans are indexed once.
+var byVersion = sync.OnceValue(func() map[string]*versionSpans {
+	m := map[string]*versionSpans{}
 	for _, s := range spans {
-		m[[2]string{s.version, s.scope}] = &indexedSpan{span: s, positions: sync.OnceValue(func() map[string]int {
+		if m[s.version] == nil {
+			m[s.version] = &versionSpans{version: s.version}
+		}
+		m[s.version].spans = append(m[s.version].spans, &indexedSpan{span: s, positions: sync.OnceValue(func() map[string]int {
 			p := make(map[string]int, s.hi-s.lo)
 			for i := s.lo; i < s.hi; i++ {
 				if _, dup := p[names[i]]; !dup {
@@ -90,20 +85,7 @@ var spanIndex = sync.OnceValue(func() map[[2]string]*indexedSpan {
 				}
 			}
 			return p
-		})}
-	}
-	return m
-})
-
-// byVersion indexes the spans by cataloged version, each version's by
-// scope.
-var byVersion = sync.OnceValue(func() map[string]*versionSpans {
-	m := map[string]*versionSpans{}
-	for _, ix := range spanIndex() {
-		if m[ix.version] == nil {
-			m[ix.version] = &versionSpans{version: ix.version}
-		}
-		m[ix.version].spans = append(m[ix.version].spans, ix)
+		})})
 	}
 	return m
 })
@@ -119,32 +101,37 @@ type versionSpans struct {
 	spans   []*indexedSpan
 }
 
-// spansOf are the spans of the cataloged version that version resolves
-// to, kept for the next lookup.
-func spansOf(version string) []*indexedSpan {
-	if last := lastVersion.Load(); last != nil && last.version == version {
-		return last.spans
+// spanOf is the span of scope in the cataloged version that version
+// resolves to (nil when there is none); the version's spans are kept for
+// the next call.
+func spanOf(version, scope string) *indexedSpan {
+	vs := lastVersion.Load()
+	if vs == nil || vs.version != version {
+		var ok bool
+		if vs, ok = byVersion()[version]; !ok {
+			vs = &versionSpans{version: version}
+			if r := byVersion()[Resolve(version)]; r != nil {
+				vs.spans = r.spans
+			}
+		}
+		lastVersion.Store(vs)
 	}
-	vs, ok := byVersion()[version]
-	if !ok {
-		vs = &versionSpans{version: version}
-		if r := byVersion()[Resolve(version)]; r != nil {
-			vs.spans = r.spans
+	for _, ix := range vs.spans {
+		if ix.scope == scope {
+			return ix
 		}
 	}
-	lastVersion.Store(vs)
-	return vs.spans
+	return nil
 }
 
 // lookup is the index of a key in entries.
 func lookup(version, scope, key string) (int, bool) {
-	for _, ix := range spansOf(version) {
-		if ix.scope == scope {
-			i, ok := ix.positions()[key]
-			return i, ok
-		}
+	ix := spanOf(version, scope)
+	if ix == nil {
+		return 0, false
 	}
-	return 0, false
+	i, ok := ix.positions()[key]
+	return i, ok
 }
 
 var versions = sync.OnceValue(func() []string {

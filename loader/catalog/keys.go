@@ -17,8 +17,8 @@ func Cataloged(version string) bool {
 // Keys returns the keys of a scope in a cataloged version, sorted. The
 // slice is the catalog's own: callers must not modify it.
 func Keys(version, scope string) []string {
-	s, ok := find(Resolve(version), scope)
-	if !ok {
+	s := spanOf(version, scope)
+	if s == nil {
 		return nil
 	}
 	return names[s.lo:s.hi:s.hi]
