@@ -193,6 +193,20 @@ func TestNeedsReference(t *testing.T) {
 		"a=1\rb=2\n":     true,
 		"a=1\r\nb=2\r":   true,
 		"a=1\r\r\n":      true,
+		// A value continued on the next lines is read alone; a comment's
+		// backslashes do nothing.
+		"k=a \\\n  b \\\n  c\n": false,
+		"k=\\\n  b\n":           false,
+		"k b\\\n c\n":           false,
+		"#x\\\n!y \\z\nk=v\n":   false,
+		// A continuation within the key or before its separator, after
+		// "\r\n" or at the end of the text, or a run of backslashes.
+		"k\\\n=v\n":     true,
+		"k \\\n=v\n":    true,
+		"k=v\\\r\n":     true,
+		"k=v\\":         true,
+		"k=v\\\\\n":     true,
+		"k=a\\\nb\\c\n": true,
 	} {
 		if got := needsReference(src); got != want {
 			t.Errorf("needsReference(%q) = %v, want %v", src, got, want)
@@ -211,6 +225,9 @@ func hostileSeeds() []string {
 		strings.Repeat("a=1\n", 25), // a key repeated past the loader's limit
 		"=hunter2\n", ":x\n  =y\\\n z\n",
 		"a=1\r:hunter2\n", "a\\\r\n b=1\r\n",
+		// continuations, which the scanner reads alone (needsReference)
+		"# c \\\nk=v\\\n  # w\\\n\n", "a=1\\\n", "a=\\\n\\\n \t\fb\\\n\n", "k\\\n=v\n", " \\\n=x\n", "!a\\\nb c\\\n\\\n",
+		"k \\\n=v\n", "k=\\\n  v\\\n\n", "k:\\\n#v\n", "k\\\\\n", "a=1\\\r\nb=2\n", "k=v\\\n\\\n\\\n",
 	}
 }
 
