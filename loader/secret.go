@@ -1,7 +1,6 @@
 package loader
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,10 +18,131 @@ import (
 // Redacted stands for a value that is never printed.
 const Redacted = "(sensitive)"
 
-// jaasSecretOption is a JAAS option carrying a secret, as the inline-secret
-// rule reads it: password, clientSecret (OAuth), or the PlainLoginModule's
-// user_<name> entries, with a quoted or bare value.
-var jaasSecretOption = regexp.MustCompile(`(?i)\b(password|clientsecret|client_secret|user_[A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s;"']+))`)
+// jaasSecretValues are the values of the JAAS options of s that carry a
+// secret, as the inline-secret rule reads them: password, clientSecret
+// (OAuth), or the PlainLoginModule's user_<name> entries, with a quoted or
+// bare value. It finds what the rule's regular expression finds,
+//
+//	(?i)\b(password|clientsecret|client_secret|user_[A-Za-z0-9_.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s;"']+))
+//
+// (FindAllStringSubmatch; a value is its groups 2-4 joined), scanning once:
+// Go's backtracker for it was 1.4 % of a .properties lint's instructions
+// (TestJAASValuesAsRegexp and FuzzJAASValues hold it to the expression).
+// Each run (a name's characters, the blanks around '=', a bare value's
+// characters) is taken as far as it goes, as the expression takes it: a
+// shorter run would leave a character that cannot come next.
+func jaasSecretValues(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 'p', 'P', 'c', 'C', 'u', 'U':
+		default:
+			continue
+		}
+		if i > 0 && isWordByte(s[i-1]) {
+			continue // \b: a name starts with a word character
+		}
+		if v, end, ok := jaasOptionAt(s, i); ok {
+			out = append(out, v)
+			i = end - 1
+		}
+	}
+	return out
+}
+
+// jaasOptionAt matches one option at s[i:]: its value and end.
+func jaasOptionAt(s string, i int) (value string, end int, ok bool) {
+	j := -1
+	for _, name := range []string{"password", "clientsecret", "client_secret"} {
+		if j = foldPrefix(s, i, name); j >= 0 {
+			break
+		}
+	}
+	if j < 0 {
+		if j = foldPrefix(s, i, "user_"); j < 0 {
+			return "", 0, false
+		}
+		k := j
+		for k < len(s) {
+			n := userNameChar(s[k:])
+			if n == 0 {
+				break
+			}
+			k += n
+		}
+		if k == j {
+			return "", 0, false
+		}
+		j = k
+	}
+	j = skipBlanks(s, j)
+	if j >= len(s) || s[j] != '=' {
+		return "", 0, false
+	}
+	j = skipBlanks(s, j+1)
+	if j >= len(s) {
+		return "", 0, false
+	}
+	if q := s[j]; q == '"' || q == '\'' {
+		k := strings.IndexByte(s[j+1:], q)
+		if k < 0 {
+			return "", 0, false
+		}
+		return s[j+1 : j+1+k], j + 2 + k, true
+	}
+	k := j
+	for k < len(s) && strings.IndexByte(" \t\n\f\r;\"'", s[k]) < 0 {
+		k++
+	}
+	if k == j {
+		return "", 0, false
+	}
+	return s[j:k], k, true
+}
+
+// foldPrefix matches word at s[i:] as (?i) does, where 's' also matches
+// U+017F (ſ, which folds to it): the end of the match, or -1.
+func foldPrefix(s string, i int, word string) int {
+	for _, c := range []byte(word) {
+		switch {
+		case i < len(s) && (s[i] == c || s[i] == c-'a'+'A' && c >= 'a' && c <= 'z'):
+			i++
+		case c == 's' && strings.HasPrefix(s[i:], "ſ"):
+			i += len("ſ")
+		default:
+			return -1
+		}
+	}
+	return i
+}
+
+// userNameChar is the length of the character at the head of s when it is
+// one of [A-Za-z0-9_.-] under (?i), which adds U+017F (ſ) and U+212A
+// (the Kelvin sign, K), else 0.
+func userNameChar(s string) int {
+	if c := s[0]; isWordByte(c) || c == '.' || c == '-' {
+		return 1
+	}
+	for _, r := range []string{"ſ", "\u212a"} {
+		if strings.HasPrefix(s, r) {
+			return len(r)
+		}
+	}
+	return 0
+}
+
+// isWordByte is an ASCII word character, as \b sees one ([0-9A-Za-z_]).
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// skipBlanks skips \s ([\t\n\f\r ]) from s[i:].
+func skipBlanks(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
 
 // IsSecretKey reports a key that holds a secret: of catalog type password,
 // or named like one — (^|\.)(password|sasl\.jaas\.config)$, \.secret$ or
@@ -124,8 +244,8 @@ func (s *Setting) SecretForms() []string {
 	}
 	if strings.HasSuffix(s.Key, "sasl.jaas.config") {
 		// A rule may quote one option of a JAAS configuration.
-		for _, m := range jaasSecretOption.FindAllStringSubmatch(s.Raw, -1) {
-			add(m[2] + m[3] + m[4])
+		for _, v := range jaasSecretValues(s.Raw) {
+			add(v)
 		}
 	}
 	// Longest first: a form inside another is replaced after it.
