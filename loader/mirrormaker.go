@@ -96,7 +96,6 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 	aliases, _ := mirrorAliases(r)
 	checked := catalog.Cataloged(version)
 	scopes := []string{catalog.Mirror}
-	mirrorKeys := catalog.Keys(version, catalog.Mirror)
 	for _, s := range settings {
 		if s.Source != SourceExplicit {
 			continue
@@ -123,7 +122,7 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 			if s.KeyStatus == KeyUnknown {
 				n := s.Notes()
 				n.Suggestion = ""
-				if c := closest(base, mirrorKeys); c != "" {
+				if c := catalog.ClosestKey(base, version, catalog.Mirror); c != "" {
 					n.Suggestion = src + "->" + tgt + "." + c
 				}
 				s.setNotes(n)
@@ -139,7 +138,7 @@ func annotateMirror(r *Doc, version string, settings map[string]*Setting) {
 			classifyMissingAs(s, s.Key, version, scopes)
 			if s.KeyStatus == KeyUnknown {
 				n := s.Notes()
-				n.Suggestion = closest(s.Key, append(slices.Clone(mirrorKeys), "clusters"))
+				n.Suggestion = catalog.ClosestKey(s.Key, version, catalog.Mirror, "clusters")
 				if n.Suggestion == "" {
 					s.KeyStatus, n.AddedIn = KeyExempt, ""
 				}

@@ -113,11 +113,6 @@ func classifyMissing(s *Setting, version string, own, others []string) {
 	s.setNotes(KeyNotes{RemovedAfter: v.RemovedAfter, AddedIn: v.AddedIn, Suggestion: v.Suggestion, KnownFor: v.KnownFor})
 }
 
-// closest is catalog.Closest, for MirrorMaker 2 keys.
-func closest(key string, candidates []string) string {
-	return catalog.Closest(key, candidates)
-}
-
 func clientReportable(s *Setting) bool {
 	_, legacy := catalog.LegacyClientKey(s.Key)
 	return legacy || s.Notes().Suggestion != "" || len(s.Notes().KnownFor) > 0

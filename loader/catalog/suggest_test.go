@@ -181,3 +181,27 @@ func TestSuggest(t *testing.T) {
 		t.Error("acks is no legacy key")
 	}
 }
+
+// TestClosestKeyAsClosest: ClosestKey, memoized and over prepared
+// candidates, answers as Closest over the same keys, for near misses of
+// every MirrorMaker 2 key, with and without an extra candidate, twice.
+func TestClosestKeyAsClosest(t *testing.T) {
+	for _, v := range []string{"3.8", "4.0", "4.1"} {
+		keys := Keys(v, Mirror)
+		if len(keys) == 0 {
+			t.Fatalf("no MirrorMaker 2 keys in %s", v)
+		}
+		for _, k := range keys {
+			for _, key := range []string{k, k[:len(k)-1], strings.ToUpper(k), k + "s", "cluster", "clusterz"} {
+				for _, extra := range [][]string{nil, {"clusters"}} {
+					want := Closest(key, append(slices.Clone(keys), extra...))
+					for range 2 {
+						if got := ClosestKey(key, v, Mirror, extra...); got != want {
+							t.Fatalf("ClosestKey(%q, %s, %v) = %q, Closest %q", key, v, extra, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
