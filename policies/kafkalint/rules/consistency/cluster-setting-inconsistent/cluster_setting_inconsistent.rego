@@ -132,18 +132,29 @@ report contains result.explain(
 	class in classes
 	members := _members(aspect, class)
 	count({m[2] | some m in members}) > 1 # most sets of parties agree: theirs are never built
-	parties := [_party(aspect, node, node.settings[m[1]], m[2]) | some m in members; node := input.nodes[m[0]]]
-	d := cluster.disagreement(parties)
+
+	# The disagreement is analysed on each member's value and location; a
+	# member's party, with its texts (_party), is built only when a
+	# finding quotes it: the odd ones, and with a majority its first party,
+	# whose text stands for the majority's (_quoted). A cluster of copied
+	# configs has a thousand parties and a few odd ones.
+	d := cluster.disagreement([{"value": m[2], "location": input.nodes[m[0]].settings[m[1]].location} | some m in members])
 	count(d.odd) > 0
-	shared := _shared_text(d)
+	parties := {j: _party(aspect, node, node.settings[m[1]], m[2]) | some j in _quoted(d); m := members[j]; node := input.nodes[m[0]]}
+	shared := _shared_text(d, parties)
 	some i in d.odd
 	party := parties[i]
 }
 
+# _quoted are the indexes of the parties whose texts a finding quotes.
+_quoted(d) := d.odd | {g.indexes[0] | some g in d.majority}
+
 # _shared_text is what every finding of one disagreement says about the
-# others: with a majority, its reference text, short value, size and
-# files; without one, the files of each text and the texts of each value.
-_shared_text(d) := {
+# others (parties are the _quoted ones, by index): with a majority, its
+# reference text, short value, size and files; without one (then every
+# party is odd, and quoted), the files of each text, the texts of each
+# value and each value's first party (firsts, for _other).
+_shared_text(d, parties) := {
 	"reference": ref.text,
 	"short": ref.short,
 	"excess": ref.excess,
@@ -151,15 +162,19 @@ _shared_text(d) := {
 	"files": cluster.files(d.parties, same),
 } if {
 	same := d.majority[0].indexes
-	ref := d.parties[same[0]]
+	ref := parties[same[0]]
 }
 
-_shared_text(d) := {
+_shared_text(d, parties) := {
 	"text_files": {text: result.names({d.parties[i].location.file | some i in g.indexes}) |
-		some g in cluster.groups([{"value": p.text} | some p in d.parties])
+		some g in cluster.groups([{"value": parties[j].text} | some j, _ in d.parties])
 		text := g.value
 	},
-	"texts": {g.value: {d.parties[i].text | some i in g.indexes} | some g in d.groups},
+	"texts": {g.value: {parties[i].text | some i in g.indexes} | some g in d.groups},
+	"firsts": {g.value: {"short": first.short, "excess": first.excess, "size": count(g.indexes)} |
+		some g in d.groups
+		first := parties[g.indexes[0]]
+	},
 } if {
 	count(d.majority) == 0
 }
@@ -213,12 +228,11 @@ _candidates(aspect, class, d, shared, party) := [
 # majority's, or the other of two equal halves.
 _other(_, shared, _) := {"short": shared.short, "excess": shared.excess, "size": shared.size} if shared.reference
 
-_other(d, _, party) := {"short": first.short, "excess": first.excess, "size": count(g.indexes)} if {
+_other(d, shared, party) := shared.firsts[g.value] if {
 	count(d.majority) == 0
 	count(d.groups) == 2
 	some g in d.groups
 	g.value != party.value
-	first := d.parties[g.indexes[0]]
 }
 
 # _where says which nodes hold the other value: all the others, or some
@@ -284,7 +298,7 @@ _others_text(d, shared, party) := concat("; ", [sprintf("%s in %s", [text, share
 # _source is what a node's party for an aspect is built of: [the key of
 # the setting it is anchored at, the value]; undefined when the node takes
 # no part. Every node's source is computed, the texts of its party
-# (_party) only when the parties disagree. It names the setting by its key
+# (_party) only when a finding quotes them. It names the setting by its key
 # rather than holding it: a list holding a setting copies it whole for the
 # compiled engine (policies/lazyinput.go), and most sources agree.
 _source("controller.listener.names", node) := ["controller.listener.names", names] if {
