@@ -173,18 +173,41 @@ func builtinEngine(kind EngineKind) (*Engine, error) {
 // starts with, the entries of a comma-separated value that three checks
 // split). Counted on bench/compare.sh's shared tree, each of the first
 // seven is called 2.3 to 240 times per distinct argument; at_least some 20
-// times per cluster with a handful of arguments; adding the cheap ones too
-// (settings.known, broker_only) saved 1 % of the allocations.
+// times per cluster with a handful of arguments. The rest are a node's
+// facts that the startup checks and the host comparisons ask again and
+// again (counted on the separate tree: controller_names 10 times per node,
+// broker_only 10, hosts_differ 6 per pair of hosts, _first_label 12 per
+// host, _broker_advertised called per listener): together 4.7 % of the
+// separate .properties lint's instructions (15.72 → 14.98 billion); on the
+// shared tree, whose large clusters keep more results alive for the
+// collector to mark, the count did not move (25.48 → 25.59, within what
+// the collector's pacing varies between builds).
 var memoByValue = map[string]bool{
-	"data.kafkalint.lib.cluster._groups":                              true,
-	"data.kafkalint.lib.cluster.voter_map":                            true,
-	"data.kafkalint.lib.cluster._controller_anchors":                  true,
-	"data.kafkalint.lib.cluster.endpoint_key":                         true,
-	"data.kafkalint.lib.cluster.listeners_known":                      true,
-	"data.kafkalint.lib.cluster.voter_ids":                            true,
-	"data.kafkalint.lib.result.dir":                                   true,
-	"data.kafkalint.lib.version.at_least":                             true,
-	`data.kafkalint.rules.hygiene["kafka-refuses-to-start"]._entries`: true,
+	"data.kafkalint.lib.cluster._groups":                                        true,
+	"data.kafkalint.lib.cluster.voter_map":                                      true,
+	"data.kafkalint.lib.cluster._controller_anchors":                            true,
+	"data.kafkalint.lib.cluster.endpoint_key":                                   true,
+	"data.kafkalint.lib.cluster.listeners_known":                                true,
+	"data.kafkalint.lib.cluster.voter_ids":                                      true,
+	"data.kafkalint.lib.result.dir":                                             true,
+	"data.kafkalint.lib.version.at_least":                                       true,
+	`data.kafkalint.rules.hygiene["kafka-refuses-to-start"]._entries`:           true,
+	"data.kafkalint.lib.cluster.controller_names":                               true,
+	"data.kafkalint.lib.cluster.without_quorum":                                 true,
+	"data.kafkalint.lib.cluster.hosts_differ":                                   true,
+	"data.kafkalint.lib.cluster._comparable":                                    true,
+	"data.kafkalint.lib.cluster._first_label":                                   true,
+	"data.kafkalint.lib.cluster.broker_only":                                    true,
+	"data.kafkalint.lib.cluster.dedicated_controller":                           true,
+	"data.kafkalint.lib.cluster.role_class":                                     true,
+	"data.kafkalint.lib.cluster.loopback_host":                                  true,
+	"data.kafkalint.lib.cluster.wildcard_host":                                  true,
+	"data.kafkalint.lib.cluster.ip_literal":                                     true,
+	"data.kafkalint.lib.cluster.quorum_anchors":                                 true,
+	"data.kafkalint.lib.cluster.controller_listeners":                           true,
+	"data.kafkalint.lib.result.names_text":                                      true,
+	`data.kafkalint.rules.hygiene["kafka-refuses-to-start"]._advertised`:        true,
+	`data.kafkalint.rules.hygiene["kafka-refuses-to-start"]._broker_advertised`: true,
 }
 
 // builtinProgram is the built-in rules' plan (builtinplan) prepared for the
