@@ -88,20 +88,22 @@ func Parse(data []byte) (*File, error) {
 
 // needsReference reports whether this package's scanner and
 // magiconair/properties could read text differently, so that magiconair
-// must confirm the result. Without an escape there is nothing to unescape,
-// so a text without a backslash, or whose backslashes are in comments or
-// continue an entry's value (a line ending in one backslash, after the
-// key and its separator), is read alike; magiconair reads a continuation
-// within a key as an escaped line break, unlike Java. Without a lone '\r' (which
-// both Java and magiconair take for a line end, the scanner only as part of
-// "\r\n") both split the same lines at the same delimiters; the encoding
-// plays no part, since both read the text decode produced. The empty key is
-// the one other difference (magiconair refuses it) and crossCheck handles
-// it. A text that still starts with a byte order mark (the file had two)
-// goes to magiconair too, which drops it where the scanner keeps it.
-// FuzzScannerMatchesMagiconair checks this claim. (Continued JAAS
-// configurations are common: confirming them with magiconair was 2.4 % of
-// a .properties lint's instructions on bench/compare.sh's separate tree.)
+// must confirm the result. Without an escape there is nothing to unescape:
+// a text without a backslash, or whose backslashes are in comments or
+// continue an entry's value (a line ending in one backslash, after the key
+// and its separator, followed by '\n'), is read alike (magiconair reads a
+// continuation within a key as an escaped line break, unlike Java, and
+// after a continuation takes the '\n' of "\r\n" for a line end). Without
+// a lone '\r' (which both Java and magiconair take for a line end, the
+// scanner only as part of "\r\n") both split the same lines at the same
+// delimiters; the encoding plays no part, since both read the text decode
+// produced. The empty key is the one other difference (magiconair refuses
+// it) and crossCheck handles it. A text that still starts with a byte order
+// mark (the file had two) goes to magiconair too, which drops it where the
+// scanner keeps it. FuzzScannerMatchesMagiconair checks this claim.
+// (Continued JAAS configurations are common: confirming them with
+// magiconair was 2.4 % of a .properties lint's instructions on
+// bench/compare.sh's separate tree.)
 func needsReference(text string) bool {
 	if strings.HasPrefix(text, "\ufeff") {
 		return true
@@ -126,9 +128,6 @@ func needsReference(text string) bool {
 		if !ok {
 			return false
 		}
-		if len(raw) < r.end()-r.start {
-			return true // a continuation before "\r\n": magiconair ends the line at '\r'
-		}
 		line := strings.TrimLeft(raw, whitespace)
 		if !continued && (line == "" || line[0] == '#' || line[0] == '!') {
 			continue
@@ -137,22 +136,22 @@ func needsReference(text string) bool {
 		switch {
 		case slash < 0:
 			continued = false
+			continue
 		case slash != len(line)-1:
 			return true // an escape
-		case r.pos > len(r.text):
-			return true // a backslash ends the text: magiconair refuses it
+		case r.pos > len(r.text) || len(raw) < r.end()-r.start:
+			return true // a continuation at the end of the text, or before "\r\n"
 		case continued:
-			// the value goes on
-		default:
-			// The key must end on this line, and with its separator: Java
-			// takes an '=' or ':' after the key's whitespace on the next
-			// line for one, magiconair for the value's first character.
-			sep := strings.IndexAny(line, "=: \t\f")
-			if sep < 0 || strings.TrimLeft(line[sep:], whitespace)[0] == '\\' {
-				return true
-			}
-			continued = true
+			continue // the value goes on
 		}
+		// The key must end on this line, and with its separator: Java
+		// takes an '=' or ':' after the key's whitespace on the next line
+		// for the separator, magiconair for the value's first character.
+		sep := strings.IndexAny(line, "=: \t\f")
+		if sep < 0 || strings.TrimLeft(line[sep:], whitespace)[0] == '\\' {
+			return true
+		}
+		continued = true
 	}
 }
 
