@@ -58,15 +58,17 @@ func Whole(t *ast.Term) *ast.Term {
 }
 
 // lazyBuiltin is a builtin's result for arguments one of which may be a
-// Lazy, when it can be had without the Lazy's whole value (ok); exactly
-// OPA's result for the whole value.
+// Lazy, when it can be had without the Lazy's whole value, or without
+// OPA's builtin (ok); exactly OPA's result for the whole value.
 type lazyBuiltin func(e *eval, args []*ast.Term) (result *ast.Term, ok bool)
 
 // lazyBuiltins are the builtins rules call on the input's collections
 // (a node's settings, its voters) most: count, object.keys, object.get
 // with a key, and the type checks, which read a Lazy's elements or kind,
-// and == and != (as values) between a Lazy and a value of another kind.
+// and == and != (as values) between a Lazy and a value of another kind;
+// and sprintf, for the formats most messages use (sprintf.go).
 var lazyBuiltins = map[string]lazyBuiltin{
+	ast.Sprintf.Name:   sprintf,
 	ast.IsObject.Name:  isKind(func(l Lazy) bool { return l.Object() }),
 	ast.IsArray.Name:   isKind(func(l Lazy) bool { return !l.Object() }),
 	ast.IsSet.Name:     isKind(func(Lazy) bool { return false }),
