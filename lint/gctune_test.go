@@ -70,8 +70,8 @@ func collectUntil(ok func() bool) bool {
 
 // TestTuneGC: after a collection the target is the tuned one (the most,
 // for a budget far above the live heap; the default for a budget of 0,
-// with no floor and no file held); a large cluster gets 85 % of the
-// default and, when done, the tuner's target for the files then held (not
+// with no floor and no file held); a large cluster gets the default and,
+// when done, the tuner's target for the files then held (not
 // the one before it); stop restores the target in force before TuneGC and
 // changes nothing after.
 // (Not parallel: the collector's setting is the process's.)
@@ -93,8 +93,8 @@ func TestTuneGC(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gcPercent(); got != largeGCPercent {
-		t.Errorf("GOGC %d while a large cluster is evaluated, want %d (of the default, not of the tuned target)", got, largeGCPercent)
+	if got := gcPercent(); got != 100 {
+		t.Errorf("GOGC %d while a large cluster is evaluated, want the default 100, not the tuned target", got)
 	}
 	release() // the budget is gone: done must not restore the tuned 300
 	done()
