@@ -11,6 +11,9 @@
 #                the linearity check also generates twice as many)
 #   BENCH_RUNS   timed runs of each bulk measurement; the median is reported (default 3)
 #   BENCH_SINGLE runs of the single-file (pre-commit) case (default 30)
+#   BENCH_PAIRS  alternating runs of the .properties lint and conftest per
+#                layout, each pair's ratio taken, then the median (default 8;
+#                0 skips them)
 #   BENCH_LAYOUTS the bench/gen layouts to measure (default "separate shared")
 #   BENCH_NO_INSTALL=1  never call apt-get (GNU time is then required, hyperfine optional)
 #
@@ -34,7 +37,11 @@
 #      own) and of the tree twice as large;
 #   6. one file, process start to exit, as a pre-commit hook runs it:
 #      kafkalint lint FILE against conftest test FILE (hyperfine when
-#      available, else a loop).
+#      available, else a loop);
+#   7. pairs: the .properties lint and conftest run one right after the
+#      other, BENCH_PAIRS times per layout; the median of the pairs' ratios
+#      moves less with the machine's speed than the ratio of two medians
+#      taken minutes apart (issue 20's throughput).
 # Wall time is the median of BENCH_RUNS runs, peak RSS the maximum (GNU time's
 # %M); CPU time (user+sys) is printed too, since wall time on a busy machine
 # is noisy.
@@ -53,6 +60,7 @@ WORK="${BENCH_DIR:-${TMPDIR:-/tmp}/kafkalint-bench}"
 REPOS="${BENCH_REPOS:-1000}"
 RUNS="${BENCH_RUNS:-3}"
 SINGLE="${BENCH_SINGLE:-30}"
+PAIRS="${BENCH_PAIRS:-8}"
 read -r -a LAYOUTS <<<"${BENCH_LAYOUTS:-separate shared}"
 FILES_PER_REPO=10
 SEED=1
@@ -186,6 +194,25 @@ for round in $(seq "$RUNS"); do
 		run "$l.audit_2x" "$BIN/kafkalint" audit --quiet --format json "$t2"
 	done
 done
+# --- pairs ---------------------------------------------------------------------
+declare -A PAIR_WALL PAIR_CPU PAIR_RANGE
+if ((PAIRS > 0)); then
+	say "pairs: $PAIRS alternating runs of the .properties lint and conftest per layout..."
+	for l in "${LAYOUTS[@]}"; do
+		t="${TREE[$l]}"
+		rm -f "$OUT/$l".pair_{lint,conftest}.{times,rc,failed} "$OUT/$l.pairs"
+		for _ in $(seq "$PAIRS"); do
+			(cd "$t" && run "$l.pair_lint" "$BIN/kafkalint" lint --config "$PROPS_CONFIG" --format json --no-color .)
+			(cd "$t" && run "$l.pair_conftest" "$CONFTEST" test --no-color --ignore "$CONFTEST_IGNORE" -p "$POLICY" .)
+			# wall cpu rss of the lint, then of conftest
+			paste -d' ' <(tail -1 "$OUT/$l.pair_lint.times") <(tail -1 "$OUT/$l.pair_conftest.times") >>"$OUT/$l.pairs"
+		done
+		PAIR_WALL[$l]=$(awk '{ print $4 / $1 }' "$OUT/$l.pairs" | median | awk '{ printf "%.2f", $1 }')
+		PAIR_CPU[$l]=$(awk '{ print $5 / $2 }' "$OUT/$l.pairs" | median | awk '{ printf "%.2f", $1 }')
+		PAIR_RANGE[$l]=$(awk '{ print $5 / $2 }' "$OUT/$l.pairs" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f-%.2f", lo, hi }')
+	done
+fi
+
 for name in "${names[@]}"; do
 	summarize "$name"
 	NOTE[$name]="exit $(sort -u "$OUT/$name.rc" | paste -sd/)"
@@ -282,6 +309,10 @@ for l in "${LAYOUTS[@]}"; do
 	printf '    lint throughput vs conftest, same files    %10sx (%sx)   >= 1x     %s\n' "${THR[$l]}" "${THR_CPU[$l]}" "$(verdict "${THR_CPU[$l]}" '>=' 1)"
 	thr_low=$(awk -v a="${THR[$l]}" -v b="${THR_CPU[$l]}" 'BEGIN { print (a < b) ? a : b }')
 	printf '    the same, issue 20 (wall and cpu)          %10sx (%sx)   >= 2x     %s\n' "${THR[$l]}" "${THR_CPU[$l]}" "$(verdict "$thr_low" '>=' 2)"
+	if ((PAIRS > 0)); then
+		pair_low=$(awk -v a="${PAIR_WALL[$l]}" -v b="${PAIR_CPU[$l]}" 'BEGIN { print (a < b) ? a : b }')
+		printf '    the same, median of %2d pairs (cpu %s)  %6sx (%sx)   >= 2x     %s\n' "$PAIRS" "${PAIR_RANGE[$l]}" "${PAIR_WALL[$l]}" "${PAIR_CPU[$l]}" "$(verdict "$pair_low" '>=' 2)"
+	fi
 	printf '    lint time / parse-only baseline            %10sx (%sx)   <= 2x     %s\n' "${BASE[$l]}" "${BASE_CPU[$l]}" "$(verdict "${BASE_CPU[$l]}" '<=' 2)"
 	printf '    peak RSS, lint of %5d files               %8s MB           < 300 MB  %s\n' "${FILES_ALL[$l]}" "${RSS[$l.lint]}" "$(verdict "${RSS[$l.lint]}" '<' 300)"
 	printf '    peak RSS, audit of %5d files              %8s MB           < 100 MB  %s\n' "${FILES_ALL[$l]}" "${RSS[$l.audit]}" "$(verdict "${RSS[$l.audit]}" '<' 100)"
