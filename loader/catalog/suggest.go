@@ -16,15 +16,22 @@ import (
 // answers per process (an audit of many repositories meets ever new
 // application keys; past the bound they are computed each time).
 func Suggest(key, version string, scopes []string) string {
-	memo := key + "\x00" + version + "\x00" + strings.Join(scopes, ",")
-	if v, ok := suggestions.Load(memo); ok {
+	return memoized(&suggestions, key+"\x00"+version+"\x00"+strings.Join(scopes, ","), func() string {
+		return suggestUncached(key, version, scopes)
+	})
+}
+
+// memoized is m's answer for memo, else compute's, kept in m while the
+// process holds fewer than maxSuggestions answers.
+func memoized(m *sync.Map, memo string, compute func() string) string {
+	if v, ok := m.Load(memo); ok {
 		if s, ok := v.(string); ok {
 			return s
 		}
 	}
-	v := suggestUncached(key, version, scopes)
+	v := compute()
 	if suggestionCount.Add(1) <= maxSuggestions {
-		suggestions.Store(memo, v)
+		m.Store(memo, v)
 	}
 	return v
 }
@@ -63,17 +70,9 @@ func suggestUncached(key, version string, scopes []string) string {
 // of a .properties lint's instructions on bench/compare.sh's separate
 // tree).
 func ClosestKey(key, version, scope string, extra ...string) string {
-	memo := key + "\x00" + version + "\x00" + scope + "\x00" + strings.Join(extra, ",")
-	if v, ok := closestKeys.Load(memo); ok {
-		if s, ok := v.(string); ok {
-			return s
-		}
-	}
-	v := closestIn(key, catalogCandidates(version, []string{scope}, extra...))
-	if suggestionCount.Add(1) <= maxSuggestions {
-		closestKeys.Store(memo, v)
-	}
-	return v
+	return memoized(&closestKeys, key+"\x00"+version+"\x00"+scope+"\x00"+strings.Join(extra, ","), func() string {
+		return closestIn(key, catalogCandidates(version, []string{scope}, extra...))
+	})
 }
 
 // closestKeys holds ClosestKey's answers (key NUL version NUL scope NUL
