@@ -15,6 +15,8 @@ import (
 
 	"github.com/kafkalint/kafkalint/bench/gen"
 	"github.com/kafkalint/kafkalint/loader"
+	"github.com/kafkalint/kafkalint/policies/builtinplan"
+	"github.com/kafkalint/kafkalint/policies/plan"
 )
 
 // Benchmarks of the rule engine (never timed assertions; run with
@@ -68,6 +70,17 @@ func BenchmarkCompile(b *testing.B) {
 	}
 	for b.Loop() {
 		if _, err := newEngine(context.Background(), mods, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompilePlan is the compiled engine's once-per-process cost:
+// the built-in rules' plan (static data) made ready for the runtime.
+func BenchmarkCompilePlan(b *testing.B) {
+	pol := builtinplan.Policy()
+	for b.Loop() {
+		if _, err := plan.Compile(pol, plan.Options{Builtins: unlimited, MemoByValue: memoByValue}); err != nil {
 			b.Fatal(err)
 		}
 	}

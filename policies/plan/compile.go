@@ -66,10 +66,9 @@ type instr struct {
 	op      opcode
 	a, b, c int32
 	blocks  [][]instr
-	args    []operand
+	args    []operand // With: the path's static strings
 	fn      *function
 	bi      *builtin
-	path    []operand // With: the path's static strings
 	loc     *ast.Location
 }
 
@@ -139,15 +138,17 @@ type compiler struct {
 	builtins map[string]*builtin
 	decls    map[string]*ir.BuiltinFunc
 	strs     []operand // static string index -> constant
-	consts   map[string]operand
+	consts   map[constKey]operand
 	files    []string
 
 	tooBig bool // more than maxSlots constants or locals of one function
 
 	// per function
-	fn     *function
-	locals map[ir.Local]int32
-	kinds  []blockKind
+	fn      *function
+	slots   []int32            // by IR local below denseLocals: slot+1, 0 when none yet
+	locals  map[ir.Local]int32 // the other IR locals' slots
+	nlocals int32
+	kinds   []blockKind
 }
 
 func newCompiler(policy *ir.Policy, opts Options) (*compiler, error) {
@@ -157,7 +158,7 @@ func newCompiler(policy *ir.Policy, opts Options) (*compiler, error) {
 	c := &compiler{
 		policy: policy, opts: opts, prog: &Program{},
 		funcs: map[string]*function{}, builtins: map[string]*builtin{}, decls: map[string]*ir.BuiltinFunc{},
-		consts: map[string]operand{},
+		consts: map[constKey]operand{},
 	}
 	if s := policy.Static; s != nil {
 		for _, str := range s.Strings {
@@ -173,10 +174,35 @@ func newCompiler(policy *ir.Policy, opts Options) (*compiler, error) {
 	return c, nil
 }
 
+// constKey identifies a constant: its kind and its text (a plan's
+// constants are strings, numbers, booleans and null; formatting each with
+// fmt was a tenth of Compile's time, which every process start pays).
+type constKey struct {
+	kind byte
+	text string
+}
+
+func constKeyOf(v ast.Value) constKey {
+	switch v := v.(type) {
+	case ast.String:
+		return constKey{'s', string(v)}
+	case ast.Number:
+		return constKey{'n', string(v)}
+	case ast.Boolean:
+		if v {
+			return constKey{'b', "true"}
+		}
+		return constKey{'b', "false"}
+	case ast.Null:
+		return constKey{'z', ""}
+	}
+	return constKey{0, fmt.Sprintf("%T:%v", v, v)}
+}
+
 // constant interns a constant term; constants are shared by every
 // evaluation, so only immutable values (scalars) are constants.
 func (c *compiler) constant(t *ast.Term) operand {
-	key := fmt.Sprintf("%T:%v", t.Value, t.Value)
+	key := constKeyOf(t.Value)
 	if o, ok := c.consts[key]; ok {
 		return o
 	}
@@ -196,6 +222,8 @@ func (c *compiler) compile() (*Program, error) {
 		funcs = c.policy.Funcs.Funcs
 	}
 	// Declare every function first: calls may precede the callee.
+	c.funcs = make(map[string]*function, len(funcs))
+	c.prog.funcs = make([]*function, 0, len(funcs))
 	for i, f := range funcs {
 		if _, dup := c.funcs[f.Name]; dup {
 			return nil, fmt.Errorf("plan: function %s declared twice", f.Name)
@@ -251,22 +279,44 @@ func (c *compiler) compile() (*Program, error) {
 
 func (c *compiler) begin(fn *function) {
 	c.fn = fn
-	c.locals = map[ir.Local]int32{}
+	clear(c.slots)
+	c.locals = nil
+	c.nlocals = 0
 }
+
+// denseLocals bounds the IR locals whose slots a slice holds (the
+// planner numbers a function's locals from 0), the rest a map.
+const denseLocals = 1 << 16
 
 // local maps an IR local to a dense slot of the function's frame; slots 0
 // and 1 of a plan are input and data.
 func (c *compiler) local(l ir.Local) int32 {
-	if s, ok := c.locals[l]; ok {
+	dense := l >= 0 && l < denseLocals
+	if dense {
+		if int(l) >= len(c.slots) {
+			c.slots = append(c.slots, make([]int32, int(l)+1-len(c.slots))...)
+		}
+		if s := c.slots[l]; s > 0 {
+			return s - 1
+		}
+	} else if s, ok := c.locals[l]; ok {
 		return s
 	}
-	if len(c.locals) >= maxSlots {
+	if c.nlocals >= maxSlots {
 		c.tooBig = true
 		return 0
 	}
-	s := int32(len(c.locals)) //nolint:gosec // Compile refuses plans past maxSlots
-	c.locals[l] = s
-	c.fn.nlocals = len(c.locals)
+	s := c.nlocals
+	c.nlocals++
+	if dense {
+		c.slots[l] = s + 1
+	} else {
+		if c.locals == nil {
+			c.locals = map[ir.Local]int32{}
+		}
+		c.locals[l] = s
+	}
+	c.fn.nlocals = int(c.nlocals)
 	return s
 }
 
@@ -416,7 +466,9 @@ func (c *compiler) stmt(s ir.Stmt) (instr, error) {
 	var errs []error
 	op := func(o ir.Operand) operand {
 		x, err := c.operand(o)
-		errs = append(errs, err)
+		if err != nil {
+			errs = append(errs, err)
+		}
 		return x
 	}
 	var in instr
@@ -516,7 +568,7 @@ func (c *compiler) stmt(s ir.Stmt) (instr, error) {
 			if p < 0 || p >= len(c.strs) {
 				return in, fmt.Errorf("string index %d out of range", p)
 			}
-			in.path = append(in.path, c.strs[p])
+			in.args = append(in.args, c.strs[p])
 		}
 		code, err := c.block(s.Block, kindWith)
 		if err != nil {

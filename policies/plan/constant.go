@@ -59,6 +59,9 @@ func constantBody(f *ir.Func, callOK func(*ir.CallStmt) bool) bool {
 	ok := true
 	for _, b := range f.Blocks {
 		walkStmts(b.Stmts, func(s ir.Stmt) {
+			if !ok {
+				return // decided: the rest need no look
+			}
 			switch s := s.(type) {
 			case *ir.CallStmt:
 				if !callOK(s) {

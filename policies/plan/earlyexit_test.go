@@ -2,10 +2,12 @@ package plan
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/ir"
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
@@ -93,4 +95,71 @@ g_conflict := g(1)
 	if _, err := interpret(t, module, "p/g_conflict", map[string]any{"s": "a"}); err == nil {
 		t.Error("g_conflict: the interpreter gives no error")
 	}
+}
+
+// TestWalkStmtsAsIRWalk: walkStmts visits the statements ir.Walk visits,
+// in its order, over a plan with every statement kind that holds blocks
+// (nested blocks, scans, not, with).
+func TestWalkStmtsAsIRWalk(t *testing.T) {
+	const module = `package p
+
+f(x) := y if {
+	y := [v | some v in x; not v == 2]
+	every v in x { v > 0 }
+}
+
+g := n if {
+	n := count({k | some k, v in input.m; v > f([1, 2, 3])[0]}) with input.m as {"a": 5}
+}
+
+h contains v if {
+	some v in input.xs
+	not startswith(v, "x")
+}
+`
+	pol := planOf(t, module, "p/g", "p/h")
+	var blocks []*ir.Block
+	for _, f := range pol.Funcs.Funcs {
+		blocks = append(blocks, f.Blocks...)
+	}
+	for _, p := range pol.Plans.Plans {
+		blocks = append(blocks, p.Blocks...)
+	}
+	kinds := map[string]bool{}
+	for _, b := range blocks {
+		var got, want []ir.Stmt
+		walkStmts(b.Stmts, func(s ir.Stmt) {
+			got = append(got, s)
+			kinds[fmt.Sprintf("%T", s)] = true
+		})
+		for _, s := range b.Stmts {
+			_ = ir.Walk(stmtCollector(func(s ir.Stmt) { want = append(want, s) }), s)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("walkStmts visited %d statements, ir.Walk %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("statement %d: walkStmts %T, ir.Walk %T", i, got[i], want[i])
+			}
+		}
+	}
+	for _, k := range []string{"*ir.BlockStmt", "*ir.ScanStmt", "*ir.NotStmt", "*ir.WithStmt"} {
+		if !kinds[k] {
+			t.Errorf("the plan has no %s: the test does not cover it", k)
+		}
+	}
+}
+
+type stmtCollector func(ir.Stmt)
+
+func (stmtCollector) Before(any) {}
+
+func (stmtCollector) After(any) {}
+
+func (f stmtCollector) Visit(x any) (ir.Visitor, error) {
+	if s, ok := x.(ir.Stmt); ok {
+		f(s)
+	}
+	return f, nil
 }

@@ -328,15 +328,15 @@ func (e *eval) with(fr []*ast.Term, in *instr) int {
 	// The value may be undefined: the planner restores an undefined input
 	// with a WithStmt.
 	v := e.get(fr, in.b)
-	if v == nil && len(in.path) > 0 {
+	if v == nil && len(in.args) > 0 {
 		return 0
 	}
 	saved := fr[in.a]
-	if len(in.path) == 0 {
+	if len(in.args) == 0 {
 		fr[in.a] = v
 	} else {
-		path := make([]*ast.Term, len(in.path))
-		for i, p := range in.path {
+		path := make([]*ast.Term, len(in.args))
+		for i, p := range in.args {
 			path[i] = e.p.consts[^p]
 		}
 		fr[in.a] = upsert(saved, path, v)
