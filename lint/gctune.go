@@ -102,14 +102,22 @@ func (t *gcTuner) arm() {
 	})
 }
 
-// percent is the tuned target for the heap now live.
+// percent is the tuned target for the heap now live. Before the first
+// collection the live heap is unknown (the metric reads 0): the heap's
+// objects, live or not, bound it. (Read as 0, the target was the default,
+// so a one-file lint collected right after the rules were prepared, for
+// a fifth of its CPU time, with a heap of a few MB.)
 func (t *gcTuner) percent() int {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
 		return 100
 	}
-	return tunedGCPercent(s[0].Value.Uint64(), t.budget())
+	live := s[0].Value.Uint64()
+	if live == 0 {
+		live = s[1].Value.Uint64()
+	}
+	return tunedGCPercent(live, t.budget())
 }
 
 // tunedGCPercent is the target whose heap goal, live*(1+p/100), is budget,
