@@ -113,11 +113,16 @@ func (t *gcTuner) percent() int {
 	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
 		return 100
 	}
-	live := s[0].Value.Uint64()
+	return tunedGCPercent(liveBound(s[0].Value.Uint64(), s[1].Value.Uint64()), t.budget())
+}
+
+// liveBound is the live heap the tuner assumes: the last collection's,
+// or before the first (live reads 0) the heap's objects.
+func liveBound(live, objects uint64) uint64 {
 	if live == 0 {
-		live = s[1].Value.Uint64()
+		return objects
 	}
-	return tunedGCPercent(live, t.budget())
+	return live
 }
 
 // tunedGCPercent is the target whose heap goal, live*(1+p/100), is budget,

@@ -31,6 +31,22 @@ func TestTunedGCPercent(t *testing.T) {
 	}
 }
 
+// TestLiveBound: before the first collection (live 0) the tuner bounds
+// the live heap by the heap's objects, so a target set right after the
+// rules are prepared is the tuned one, not Go's default.
+func TestLiveBound(t *testing.T) {
+	const mb = 1 << 20
+	if got := liveBound(0, 6*mb); got != 6*mb {
+		t.Errorf("liveBound(0, 6 MB) = %d, want the objects' 6 MB", got)
+	}
+	if got := liveBound(3*mb, 6*mb); got != 3*mb {
+		t.Errorf("liveBound(3 MB, 6 MB) = %d, want the live 3 MB", got)
+	}
+	if got := tunedGCPercent(liveBound(0, 6*mb), 128*mb); got != maxTunedGCPercent {
+		t.Errorf("a 6 MB heap before the first collection gets %d, want %d", got, maxTunedGCPercent)
+	}
+}
+
 // TestGCBudget: the budget is perFile per file held, at least floor.
 func TestGCBudget(t *testing.T) {
 	tu := &gcTuner{perFile: 10, floor: 1000}
