@@ -218,10 +218,27 @@ func (r *redactor) findings(fs []report.Finding) []report.Finding {
 	if r == nil {
 		return fs
 	}
+	// A rule's why and fix texts are mostly its own, the same on each of
+	// its findings (a large cluster has thousands): each distinct text is
+	// rewritten once. Messages quote values, and are rarely repeated.
+	done := map[string]string{}
+	replaced := func(s string) string {
+		t, ok := done[s]
+		if !ok {
+			t = r.replace(s)
+			if len(done) < maxRewritten {
+				done[s] = t
+			}
+		}
+		return t
+	}
 	for i := range fs {
 		fs[i].Message = r.replace(fs[i].Message)
-		fs[i].Why = r.replace(fs[i].Why)
-		fs[i].Fix = r.replace(fs[i].Fix)
+		fs[i].Why = replaced(fs[i].Why)
+		fs[i].Fix = replaced(fs[i].Fix)
 	}
 	return fs
 }
+
+// maxRewritten bounds the texts findings keeps rewritten per cluster.
+const maxRewritten = 4096

@@ -211,17 +211,73 @@ func sortFindings(fs []Finding) []Finding {
 		}
 		slices.SortFunc(f.Related, compareLocations)
 	}
-	slices.SortFunc(fs, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.ID, b.ID),
-			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message),
-			cmp.Compare(a.Key, b.Key), cmp.Compare(a.Cluster, b.Cluster), cmp.Compare(a.Environment, b.Environment),
-			cmp.Compare(a.Severity, b.Severity), cmp.Compare(a.Slug, b.Slug), cmp.Compare(a.Why, b.Why), cmp.Compare(a.Fix, b.Fix),
-			cmp.Compare(a.DocsURL, b.DocsURL), slices.CompareFunc(a.Related, b.Related, compareLocations),
-			cmp.Compare(a.RelatedOmitted, b.RelatedOmitted), compareSuppressions(a.Suppression, b.Suppression))
-	})
-	return slices.CompactFunc(fs, func(a, b Finding) bool {
+	// Pointers are sorted, then the findings copied once in their order
+	// (a Finding is some 300 bytes to move per swap).
+	order := make([]*Finding, len(fs))
+	for i := range fs {
+		order[i] = &fs[i]
+	}
+	slices.SortFunc(order, compareFindings)
+	sorted := make([]Finding, len(fs))
+	for i, f := range order {
+		sorted[i] = *f
+	}
+	return slices.CompactFunc(sorted, func(a, b Finding) bool {
 		return a.ID == b.ID && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.Message == b.Message
 	})
+}
+
+// compareFindings is the report's total order of findings. Each field is
+// compared only when those before it are equal (cmp.Or would compare them
+// all, the long why and fix texts too, for every one of the hundreds of
+// thousands of comparisons a bulk run's sort makes).
+func compareFindings(a, b *Finding) int {
+	if c := cmp.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.ID, b.ID); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Message, b.Message); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Key, b.Key); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Cluster, b.Cluster); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Environment, b.Environment); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Slug, b.Slug); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Why, b.Why); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Fix, b.Fix); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.DocsURL, b.DocsURL); c != 0 {
+		return c
+	}
+	if c := slices.CompareFunc(a.Related, b.Related, compareLocations); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.RelatedOmitted, b.RelatedOmitted); c != 0 {
+		return c
+	}
+	return compareSuppressions(a.Suppression, b.Suppression)
 }
 
 // fingerprint fills Fingerprint: hash(rule id, file, key) plus the
@@ -236,8 +292,23 @@ func fingerprint(lists ...[]Finding) {
 		}
 	}
 	slices.SortStableFunc(all, func(a, b *Finding) int {
-		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.File, b.File), cmp.Compare(a.Key, b.Key),
-			cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), cmp.Compare(a.Message, b.Message))
+		// Field by field, as compareFindings.
+		if c := cmp.Compare(a.ID, b.ID); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Key, b.Key); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Line, b.Line); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Column, b.Column); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Message, b.Message)
 	})
 	n := 0
 	for i, f := range all {
@@ -268,7 +339,13 @@ func LogicalHash(parts ...string) string {
 }
 
 func compareLocations(a, b Location) int {
-	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	if c := cmp.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Column, b.Column)
 }
 
 // AtOrAbove counts findings at or above a severity.
