@@ -35,3 +35,39 @@ func FuzzIndentCompact(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendFinding: appendFinding writes a finding as encoding/json and
+// indentCompact do (the generic path of jsonStream.value): any texts
+// (quotes, backslashes, control characters, invalid UTF-8, U+2028), any
+// numbers, with or without related locations, columns, key and omitted.
+func FuzzAppendFinding(f *testing.F) {
+	f.Add("KFK1001", "a \"quoted\" \\ value\n\t\b\f\r\x01\x7f", "<&> é \u2028\u2029 \xff\xfe", "x/y.properties", 3, 0, 2, -1, "    ")
+	f.Add("", "", "", "", 0, 7, 0, 0, "")
+	f.Add("KFK3011", "node.id=1 is also the id of 3 other nodes", "Why.", "a/b", 12, 1, 12, 40, "  ")
+	f.Fuzz(func(t *testing.T, id, message, why, file string, line, column, nrelated, omitted int, prefix string) {
+		fd := Finding{
+			ID: id, Slug: message + id, Severity: "error", Message: message, Why: why, Fix: why + message,
+			File: file, Line: line, Column: column, Environment: file, Cluster: id, RelatedOmitted: omitted,
+			DocsURL: "https://x/" + id, Key: message, Fingerprint: why,
+		}
+		switch {
+		case nrelated < 0:
+			fd.Related = nil
+		default:
+			fd.Related = []Location{}
+			for i := range nrelated % 4 {
+				fd.Related = append(fd.Related, Location{File: file + why[:min(i, len(why))], Line: line + i, Column: column * (i % 2)})
+			}
+		}
+		var compact bytes.Buffer
+		enc := json.NewEncoder(&compact)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(&fd); err != nil {
+			t.Fatal(err)
+		}
+		want := indentCompact(nil, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix, "  ")
+		if got := appendFinding(nil, &fd, prefix); !bytes.Equal(got, want) {
+			t.Errorf("appendFinding:\n%s\nwant encoding/json's\n%s", got, want)
+		}
+	})
+}

@@ -48,3 +48,38 @@ func TestFinishIndependentOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPermute: permute puts fs[order[i]] at i for every permutation of a
+// few findings (cycles of every length, fixed points) and resets order.
+func TestPermute(t *testing.T) {
+	var perms [][]int
+	var build func(prefix []int, rest []int)
+	build = func(prefix, rest []int) {
+		if len(rest) == 0 {
+			perms = append(perms, slices.Clone(prefix))
+			return
+		}
+		for i := range rest {
+			next := append(slices.Clone(rest[:i]), rest[i+1:]...)
+			build(append(prefix, rest[i]), next)
+		}
+	}
+	build(nil, []int{0, 1, 2, 3, 4})
+	for _, order := range perms {
+		fs := make([]Finding, len(order))
+		for i := range fs {
+			fs[i].Line = i
+		}
+		want := make([]int, len(order))
+		for i, o := range order {
+			want[i] = fs[o].Line
+		}
+		given := slices.Clone(order)
+		permute(fs, order)
+		for i := range fs {
+			if fs[i].Line != want[i] || order[i] != i {
+				t.Fatalf("permute by %v: line %d at %d (want %d), order %v", given, fs[i].Line, i, want[i], order)
+			}
+		}
+	}
+}
