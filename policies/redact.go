@@ -39,7 +39,14 @@ type redactor struct {
 	// candidate position was 1.8 % of the shared bench tree's lint.
 	first   [256]uint16
 	lengths [][]int
-	heads   map[string][]pattern // by head; longest pattern first
+	// seconds[first[c]-1] are the second bytes of the patterns that start
+	// with byte c, anySecond[first[c]-1] whether one of them is that
+	// byte alone: a position whose next byte starts no pattern's second
+	// is skipped without a lookup (English text starts a pattern at one
+	// position in four, and its next byte rarely continues one).
+	seconds   [][]byte
+	anySecond []bool
+	heads     map[string][]pattern // by head; longest pattern first
 }
 
 type pattern struct {
@@ -87,10 +94,18 @@ func newRedactor(c *loader.Cluster) *redactor {
 		r.heads[h] = append(r.heads[h], pattern{old: old, new: new, word: secret[old]})
 		if r.first[old[0]] == 0 {
 			r.lengths = append(r.lengths, nil)
+			r.seconds = append(r.seconds, nil)
+			r.anySecond = append(r.anySecond, false)
 			r.first[old[0]] = uint16(len(r.lengths)) //nolint:gosec // one entry per distinct first byte: at most 256
 		}
-		if ls := &r.lengths[r.first[old[0]]-1]; !slices.Contains(*ls, len(h)) {
+		k := r.first[old[0]] - 1
+		if ls := &r.lengths[k]; !slices.Contains(*ls, len(h)) {
 			*ls = append(*ls, len(h))
+		}
+		if len(old) == 1 {
+			r.anySecond[k] = true
+		} else if !slices.Contains(r.seconds[k], old[1]) {
+			r.seconds[k] = append(r.seconds[k], old[1])
 		}
 	}
 	for _, ls := range r.lengths {
@@ -167,7 +182,11 @@ func (r *redactor) replace(s string) string {
 // as the whole secret, as many bytes as it has (hiding too much is safe),
 // a long value is left as it is.
 func (r *redactor) match(s string, i int, budget *int) (pattern, bool) {
-	for _, n := range r.lengths[r.first[s[i]]-1] {
+	k := r.first[s[i]] - 1
+	if !r.anySecond[k] && (i+1 == len(s) || !slices.Contains(r.seconds[k], s[i+1])) {
+		return pattern{}, false
+	}
+	for _, n := range r.lengths[k] {
 		if i+n > len(s) {
 			continue
 		}
