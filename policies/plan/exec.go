@@ -158,7 +158,7 @@ func (e *eval) other(fr []*ast.Term, in *instr) int {
 		}
 		// In place, as the Wasm backend does: the array is the
 		// statement's own (MakeArrayStmt) until it is complete.
-		t.Value = arr.Append(v)
+		t.Value = appendOwned(arr, v)
 	case opSetAdd:
 		v := Whole(e.get(fr, in.a))
 		if v == nil {
