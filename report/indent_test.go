@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -70,4 +71,40 @@ func FuzzAppendFinding(f *testing.F) {
 			t.Errorf("appendFinding:\n%s\nwant encoding/json's\n%s", got, want)
 		}
 	})
+}
+
+// TestPlain8: plain8 is true exactly when no byte of the eight needs an
+// escape or is non-ASCII, for every byte value at every position, and for
+// random words of a few such bytes.
+func TestPlain8(t *testing.T) {
+	safe := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
+	check := func(w []byte) {
+		want := true
+		for _, b := range w {
+			want = want && safe(b)
+		}
+		if got := plain8(string(w)); got != want {
+			t.Fatalf("plain8(%q) = %v, want %v", w, got, want)
+		}
+	}
+	for pos := range 8 {
+		for b := range 256 {
+			w := []byte("abcdefgh")
+			w[pos] = byte(b)
+			check(w)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	special := []byte{0, 0x1f, 0x20, 0x21, '"', '\\', 0x7f, 0x80, 0xff, 'a', '[', ']', 0x5b, 0x5d, 0x22 ^ 0x80}
+	for range 200000 {
+		w := make([]byte, 8)
+		for i := range w {
+			if rng.IntN(3) == 0 {
+				w[i] = special[rng.IntN(len(special))]
+			} else {
+				w[i] = byte(rng.IntN(256))
+			}
+		}
+		check(w)
+	}
 }
