@@ -39,8 +39,7 @@ import data.kafkalint.lib.settings
 #   - majority: [the group more than half of the parties hold], or [] (a
 #     list, since a majority value can be false);
 #   - odd: the indexes of the parties that carry a finding (odd_ones);
-#   - locations: every party's location, sorted, without repeats;
-#   - index: location_index of the locations, for nearest;
+#   - index: location_index of the parties' locations, for nearest;
 #   - files: the parties' file names, sorted, without repeats, and
 #     file_parties the number of parties in each, for other_files.
 # The index and the file lists are only built when some party carries a
@@ -51,20 +50,18 @@ disagreement(parties) := object.union(
 		"groups": groups,
 		"majority": majority,
 		"odd": odd,
-		"locations": locations,
 	},
-	_for_findings(parties, locations, count(odd)),
+	_for_findings(parties, count(odd)),
 ) if {
 	groups := _groups(parties)
 	majority := [g | some g in groups; count(g.indexes) * 2 > count(parties)]
 	odd := _odd(parties, groups, majority)
-	locations := sort({p.location | some p in parties})
 }
 
-_for_findings(_, _, 0) := {"index": location_index([]), "files": [], "file_parties": {}}
+_for_findings(_, 0) := {"index": location_index([]), "files": [], "file_parties": {}}
 
-_for_findings(parties, locations, n) := {
-	"index": location_index(locations),
+_for_findings(parties, n) := {
+	"index": location_index([p.location | some p in parties]),
 	"files": [g.value | some g in file_groups],
 	"file_parties": {g.value: count(g.indexes) | some g in file_groups},
 } if {
@@ -105,19 +102,16 @@ _odd(parties, groups, majority) := {i | some i, _ in parties} if {
 	count(majority) == 0
 }
 
-# related are the locations of every party but the i-th of a disagreement,
-# without the i-th party's own location.
-related(d, i) := [l | some l in d.locations; l != d.parties[i].location]
-
 # nearest is result.nearest for the i-th party of a disagreement, over the
 # locations of every other party (without the i-th party's own): up to
 # result.related_cap of them, same file first, then same directory, then
 # path order, and the exact number left out. Constant time per finding.
 nearest(d, i) := near(d.index, d.parties[i].location)
 
-# location_index sorts locations (a set, or a list without repeats) once
-# for near: all of them by path order (file, line, column), the same lists
-# per file and per directory, and each file's directory.
+# location_index sorts locations (a set, or a list, repeats allowed) once
+# for near: all of them by path order (file, line, column), without
+# repeats, the same lists per file and per directory, and each file's
+# directory.
 location_index(locations) := {
 	"all": all,
 	"set": {l | some l in all},
@@ -127,9 +121,12 @@ location_index(locations) := {
 	},
 	"dirs": dirs,
 } if {
-	# A list, not a set, of sort keys: they are unique as the locations
-	# are, and a set would hash each.
-	all := [r[3] | some r in sort([[l.file, l.line, object.get(l, "column", 0), l] | some l in locations])]
+	# A list, not a set, of sort keys (a set would hash each): a repeated
+	# location is a run of equal keys, of which the first is kept. (The
+	# parties of a disagreement are a list, and their locations, rarely
+	# repeated, need no set of objects and no sort of them first.)
+	keys := sort([[l.file, l.line, object.get(l, "column", 0), l] | some l in locations])
+	all := [r[3] | some k, r in keys; not keys[k - 1] == r]
 
 	# all is in path order, so each file's locations are one run of it,
 	# [starts[x], ends[x]): the lists per file need no sort, and those per
@@ -195,11 +192,6 @@ disagree(parties) if count({p.value | some p in parties}) > 1
 # parties agree, the ones differing from the majority when there is one,
 # every party otherwise.
 odd_ones(parties) := disagreement(parties).odd
-
-# others are the locations of every party but the i-th, sorted, without the
-# i-th party's own location. A rule reporting many parties asks
-# related(disagreement(parties), i) instead, which sorts once.
-others(parties, i) := related(disagreement(parties), i)
 
 # files names the files of the parties whose indexes are given, for
 # messages: result.names, so a long list is cut ("and N more").

@@ -40,15 +40,13 @@ test_structured_values_compare_by_content if {
 	cluster.odd_ones(parties) == {2}
 }
 
-test_others_are_every_other_location_sorted if {
+test_index_lists_every_location_once_in_path_order if {
 	parties := [_party("c", 1), _party("a", 2), _party("b", 1), _party("c", 1)]
-	cluster.others(parties, 1) == [
-		{"file": "b", "line": 3, "column": 1},
-		{"file": "c", "line": 3, "column": 1},
-	]
-	cluster.others(parties, 0) == [
+	d := cluster.disagreement(parties)
+	d.index.all == [
 		{"file": "a", "line": 3, "column": 1},
 		{"file": "b", "line": 3, "column": 1},
+		{"file": "c", "line": 3, "column": 1},
 	]
 }
 
@@ -63,12 +61,15 @@ test_disagreement_groups_values_once if {
 	]
 	d.majority == [{"value": 2, "indexes": [0, 2, 4]}]
 	d.odd == {1, 3}
-	cluster.related(d, 1) == [
-		{"file": "a", "line": 3, "column": 1},
-		{"file": "c", "line": 3, "column": 1},
-		{"file": "d", "line": 3, "column": 1},
-		{"file": "e", "line": 3, "column": 1},
-	]
+	cluster.nearest(d, 1) == {
+		"related": [
+			{"file": "a", "line": 3, "column": 1},
+			{"file": "c", "line": 3, "column": 1},
+			{"file": "d", "line": 3, "column": 1},
+			{"file": "e", "line": 3, "column": 1},
+		],
+		"omitted": 0,
+	}
 }
 
 test_disagreement_without_majority if {
