@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/kafkalint/kafkalint/loader/doc"
 )
 
 // Inline suppression directives, written in a source file's comments:
@@ -58,14 +60,12 @@ func (d Directive) Text() string {
 }
 
 // directivePrefix starts every directive comment.
-const directivePrefix = "kafkalint:"
+const directivePrefix = doc.DirectivePrefix
 
 // isDirective reports whether a comment is a directive (well formed or not):
 // ParseDirectives looks at no other comment but to skip comment lines
 // between a directive and its target.
-func isDirective(c Comment) bool {
-	return strings.HasPrefix(strings.TrimSpace(c.Text), directivePrefix)
-}
+func isDirective(c Comment) bool { return doc.IsDirective(c.Text) }
 
 var (
 	directiveRE = regexp.MustCompile(`^kafkalint:\s*([A-Za-z][A-Za-z-]*)(.*)$`)

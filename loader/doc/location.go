@@ -1,5 +1,7 @@
 package doc
 
+import "strings"
+
 // Location points at a place in a source file. Lines and columns are
 // 1-based; Column is 0 when unknown. EndLine and EndColumn, when known,
 // are where the located text ends: the position just past its last
@@ -11,6 +13,16 @@ type Location struct {
 	Column    int    `json:"column"`
 	EndLine   int    `json:"end_line,omitempty"`
 	EndColumn int    `json:"end_column,omitempty"`
+}
+
+// DirectivePrefix starts every directive comment (`# kafkalint:ignore
+// ...`, loader.ParseDirectives).
+const DirectivePrefix = "kafkalint:"
+
+// IsDirective reports whether a comment's text (without its marker) is a
+// directive, well formed or not.
+func IsDirective(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), DirectivePrefix)
 }
 
 // Comment is a comment in a source file.

@@ -16,7 +16,7 @@ import (
 // key set more than maxRepeats times, nil when none is: whether it
 // applies is the caller's (a Jinja template repeats keys in branches).
 func Read(file string, data []byte, maxRepeats int) (d doc.Doc, tooOften *doc.Error) {
-	pf, err := Parse(data)
+	pf, err := parse(data, false)
 	if err != nil {
 		e := &doc.Error{File: file, Line: 1, Message: err.Error()}
 		var pe *doc.Error

@@ -37,7 +37,10 @@ type Entry struct {
 // File is a parsed properties file.
 type File struct {
 	Entries  []Entry       // every key in file order, duplicates included
-	Comments []doc.Comment // every comment line in file order (text after the leading '#' or '!')
+	Comments []doc.Comment // every comment line in file order (text after the leading '#' or '!'); Read's: none unless one is a directive
+	// directive: a comment is a directive (doc.IsDirective), found when
+	// the comments are not kept.
+	directive bool
 }
 
 // Last returns the map of keys to their last value, which is what Java keeps.
@@ -68,13 +71,23 @@ const (
 // empty: the caller names the text). Bytes that are not UTF-8 are decoded as ISO-8859-1, as
 // Java's Properties.load(InputStream) does. A NUL byte means the file is not
 // text and is an error. Time and memory are linear in len(data).
-func Parse(data []byte) (*File, error) {
+func Parse(data []byte) (*File, error) { return parse(data, true) }
+
+// parse is Parse; with allComments false the file's comments are kept
+// only when one of them is a directive (the only use of a .properties
+// file's comments, and the loader drops them otherwise: a bulk tree's
+// comment lines, Kafka's documentation of each key, were 6 % of a lint's
+// allocations). A file with a directive is scanned again, keeping them.
+func parse(data []byte, allComments bool) (*File, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, &doc.Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Column: i - bytes.LastIndexByte(data[:i], '\n'),
 			Message: "file contains a NUL byte; not a text properties file"}
 	}
 	text := decode(data)
-	f, empty, err := scan(text)
+	f, empty, err := scan(text, allComments)
+	if err == nil && f.directive {
+		f, empty, err = scan(text, true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +316,7 @@ const whitespace = " \t\f"
 // pass: a logical line is a slice of the text unless it continues, and
 // then it is built once, piece by piece. It also returns the spans of the
 // entries whose key is empty (see crossCheck).
-func scan(text string) (*File, []span, error) {
+func scan(text string, comments bool) (*File, []span, error) {
 	f := &File{}
 	var empty []span
 	var b strings.Builder
@@ -318,7 +331,11 @@ func scan(text string) (*File, []span, error) {
 			continue
 		}
 		if trimmed[0] == '#' || trimmed[0] == '!' {
-			f.Comments = append(f.Comments, doc.Comment{Text: trimmed[1:], Line: r.n})
+			if comments {
+				f.Comments = append(f.Comments, doc.Comment{Text: trimmed[1:], Line: r.n})
+			} else if !f.directive {
+				f.directive = doc.IsDirective(trimmed[1:])
+			}
 			continue
 		}
 		start, startOffset := r.n, r.start

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -261,7 +262,7 @@ func matchesMagiconair(data []byte) error {
 		return nil
 	}
 	text := decode(data)
-	sf, empty, err := scan(text)
+	sf, empty, err := scan(text, true)
 	if err != nil {
 		if !needsReference(text) && !strings.Contains(err.Error(), "(the limit of") {
 			return fmt.Errorf("scanner refused %q: %w", text, err)
@@ -299,4 +300,40 @@ func matchesMagiconair(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// TestReadKeepsCommentsOnlyWithADirective: Read keeps a file's comments,
+// all of them as Parse reads them, when one is a directive (wherever it
+// is: after other comments, after a continued value, marked '!'), and
+// none otherwise; a '#' line inside a continued value is no comment.
+func TestReadKeepsCommentsOnlyWithADirective(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		kept       bool
+	}{
+		{"no directive", "# Licensed to the ASF\n# more\na=1\n", false},
+		{"a directive last", "# Licensed\na=1\nb=2 \\\n  # not a comment: b's value\n# kafkalint:ignore KFK1001 -- why\nc=3\n", true},
+		{"a directive with '!' and spaces", "! another\n!   kafkalint:ignore-file KFK4002 -- why\na=1\n", true},
+		{"a directive inside a continued value", "# a comment\na=1 \\\n# kafkalint:ignore KFK1001\nb=2\n", false},
+		{"the word elsewhere", "# see kafkalint: docs\na=1\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, _ := Read("f.properties", []byte(tc.text), 10)
+			if d.Err != nil {
+				t.Fatal(d.Err)
+			}
+			full, err := Parse([]byte(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tc.kept && !reflect.DeepEqual(d.Comments, full.Comments):
+				t.Errorf("Read's comments %v, want Parse's %v", d.Comments, full.Comments)
+			case !tc.kept && d.Comments != nil:
+				t.Errorf("Read kept %v without a directive", d.Comments)
+			case len(full.Comments) == 0:
+				t.Error("the case has no comment")
+			}
+		})
+	}
 }
