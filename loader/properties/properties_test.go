@@ -261,7 +261,7 @@ func matchesMagiconair(data []byte) error {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil
 	}
-	text := decode(data)
+	text := decode(data, false)
 	sf, empty, err := scan(text, true)
 	if err != nil {
 		if !needsReference(text) && !strings.Contains(err.Error(), "(the limit of") {
