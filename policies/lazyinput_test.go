@@ -179,3 +179,61 @@ func TestLazyInputConversionError(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyMapReadByKeyFirst: a lazy map read by key before it is iterated
+// (as the rules read a node's settings) gives toValue's values, undefined
+// for an absent key, and iterating it afterwards gives the very terms the
+// reads converted, and the whole value: for the settings of every node of
+// examples/ (settingIndex) and for a map of another type (mapIndex).
+func TestLazyMapReadByKeyFirst(t *testing.T) {
+	type entry struct {
+		Name string   `json:"name"`
+		Tags []string `json:"tags"` // not a flat struct: converted lazily
+	}
+	other := map[string]*entry{"b": {Name: "x", Tags: []string{"t"}}, "a": {Name: "y"}, "c": nil}
+	maps := []any{other}
+	for _, c := range loadClusters(t, "../examples") {
+		for _, n := range c.Nodes {
+			maps = append(maps, n.Settings)
+		}
+	}
+	for i, m := range maps {
+		want, err := toValue(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := lazyInput(m)
+		l, ok := got.(plan.Lazy)
+		if !ok {
+			t.Fatalf("map %d: %T is not lazy", i, got)
+		}
+		w := want.(ast.Object)
+		read := map[string]*ast.Term{}
+		for j, k := range w.Keys() {
+			if j%2 == 1 {
+				continue // leave some to the iteration
+			}
+			v := l.Get(k)
+			sameExactly(t, fmt.Sprintf("map %d [%v]", i, k), plan.Whole(v), w.Get(k))
+			read[string(k.Value.(ast.String))] = v
+		}
+		if l.Get(ast.StringTerm("no such key")) != nil || l.Get(ast.StringTerm("no such key")) != nil {
+			t.Errorf("map %d: an absent key is defined", i)
+		}
+		n := 0
+		l.Until(func(k, v *ast.Term) bool {
+			if r, ok := read[string(k.Value.(ast.String))]; ok && r != v {
+				t.Errorf("map %d [%v]: iterating converted it again", i, k)
+			}
+			n++
+			return false
+		})
+		if n != w.Len() {
+			t.Errorf("map %d: %d keys iterated, want %d", i, n, w.Len())
+		}
+		sameExactly(t, fmt.Sprintf("map %d (whole)", i), plan.Whole(ast.NewTerm(got)), ast.NewTerm(want))
+	}
+	if len(maps) < 10 {
+		t.Errorf("only %d maps compared", len(maps))
+	}
+}
