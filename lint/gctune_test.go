@@ -109,8 +109,8 @@ func TestTuneGC(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
-	if got := gcPercent(); got != 100 {
-		t.Errorf("GOGC %d while a large cluster is evaluated, want the default 100, not the tuned target", got)
+	if got := gcPercent(); got != largeGCPercent {
+		t.Errorf("GOGC %d while a large cluster is evaluated, want largeGCPercent %d, not the tuned target", got, largeGCPercent)
 	}
 	release() // the budget is gone: done must not restore the tuned 300
 	done()
