@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -131,7 +132,11 @@ func evaluate(ctx context.Context, engine *policies.Engine, res *loader.Result, 
 	wg.Wait()
 	run.end(ctx.Err() != nil)
 	files := make([]clusterFiles, len(out))
-	nSkipped := 0
+	nSkipped, nFindings := 0, len(rep.Findings)
+	for _, r := range out {
+		nFindings += len(r.findings)
+	}
+	rep.Findings = slices.Grow(rep.Findings, nFindings-len(rep.Findings)) // one copy of a bulk run's many
 	for i, r := range out {
 		files[i] = r.clusterFiles
 		// A custom policy's failure keeps the cluster's built-in findings.

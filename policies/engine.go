@@ -632,7 +632,16 @@ func (e *Engine) evalCompiled(ctx context.Context, input ast.Value) ([]reported,
 		ra, rb := e.progRules[a], e.progRules[b]
 		return cmp.Or(cmp.Compare(ra.Category, rb.Category), cmp.Compare(ra.Slug, rb.Slug))
 	})
-	var out []reported
+	n := 0
+	for _, v := range vals {
+		if set, ok := v.(ast.Set); ok {
+			n += set.Len()
+		}
+	}
+	var out []reported // nil when nothing is reported, as before it was sized
+	if n > 0 {
+		out = make([]reported, 0, n)
+	}
 	for _, i := range order {
 		if vals[i] == nil {
 			continue // undefined: no report rule body was defined
@@ -724,6 +733,9 @@ func environments(c *loader.Cluster) map[string]string {
 // findings turns a cluster's reports into findings.
 func (e *Engine) findings(p *Prepared, reports []reported) []report.Finding {
 	var out []report.Finding
+	if len(reports) > 0 {
+		out = make([]report.Finding, 0, len(reports))
+	}
 	whys := map[*Rule]string{} // a rule's METADATA why, reflowed once per cluster
 	for _, rep := range reports {
 		r := e.byKey[rep.category+"/"+rep.slug]
@@ -747,6 +759,9 @@ func (e *Engine) findings(p *Prepared, reports []reported) []report.Finding {
 		if keep {
 			out = append(out, f)
 		}
+	}
+	if len(out) == 0 {
+		out = nil
 	}
 	return p.redact.findings(out)
 }
