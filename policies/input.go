@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/kafkalint/kafkalint/loader"
 	"github.com/kafkalint/kafkalint/report"
 )
 
@@ -69,6 +70,9 @@ type converter struct {
 	shared  map[sliceID][]*ast.Term
 	strings map[string]*ast.Term
 	flat    map[any]*ast.Term
+	// settings are the settings a lazy map converted when read by key
+	// (lazyMap.Get), one map per cluster rather than one per node.
+	settings map[*loader.Setting]*ast.Term
 }
 
 // sliceID names a slice's backing array: two slices with the same first

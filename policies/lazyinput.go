@@ -83,15 +83,12 @@ func newLazyEncoder(t reflect.Type) encoder {
 		return pointerEncoder(lazyEncoderOf(t.Elem()))
 	case reflect.Map:
 		elem := lazyEncoderOf(t.Elem())
-		index := mapIndex
-		if t == reflect.TypeFor[map[string]*loader.Setting]() {
-			index = settingIndex
-		}
+		settings := t == reflect.TypeFor[map[string]*loader.Setting]()
 		return func(c *converter, v reflect.Value) (*ast.Term, error) {
 			if v.IsNil() {
 				return nullTerm, nil
 			}
-			l := &lazyMap{lazyBase: lazyBase{c: c, v: v}, elem: elem, index: index}
+			l := &lazyMap{lazyBase: lazyBase{c: c, v: v}, elem: elem, settings: settings}
 			l.self = l
 			return ast.NewTerm(l), nil
 		}
@@ -343,33 +340,63 @@ func (l *lazyStruct) Until(f func(k, v *ast.Term) bool) bool {
 }
 
 // lazyMap is a map with string keys as toValue's object, an entry
-// converted when read. Reads by key look the key up in the map (byKey
-// keeps what they found); the keys are sorted only when the map is
-// iterated (a node's settings, Kafka's defaults included, are read by
-// key, a few dozen of some two hundred: sorting them all per node was 2 %
-// of a lint's instructions and 3 % of its allocations).
+// converted when read. Reads by key look the key up in the map; the keys
+// are sorted only when the map is iterated (a node's settings, Kafka's
+// defaults included, are read by key, some 50 of 200, and never
+// iterated: sorting them all per node was 2 % of a lint's instructions
+// and 3 % of its allocations). A value read by key is converted once: a
+// setting is kept in the converter's settings (one map per cluster), any
+// other value in byKey.
 type lazyMap struct {
 	lazyBase
 	elem     encoder
-	index    func(m reflect.Value, key string) (reflect.Value, bool)
-	byKey    map[string]*ast.Term // converted values read by key (nil: no such key) until sorted
+	settings bool                 // a map[string]*loader.Setting
+	byKey    map[string]*ast.Term // other maps' values read by key (nil: no such key) until sorted
 	keys     []string             // sorted, once iterated
 	keyTerms []*ast.Term          // the keys' terms, in keys' order
 	vals     []reflect.Value      // the map's values, in keys' order
 	got      []*ast.Term          // converted values, in keys' order
 }
 
-// mapIndex is m[key], by reflection.
-func mapIndex(m reflect.Value, key string) (reflect.Value, bool) {
-	v := m.MapIndex(reflect.ValueOf(key))
-	return v, v.IsValid()
+// byKeyRead is the value at key read before the keys are sorted.
+func (l *lazyMap) byKeyRead(key string) *ast.Term {
+	if l.settings {
+		s, ok := l.v.Interface().(map[string]*loader.Setting)[key] // no boxing of the key
+		if !ok {
+			return nil
+		}
+		if t, ok := l.c.settings[s]; ok {
+			return t
+		}
+		t := l.convert(l.elem, reflect.ValueOf(s))
+		if l.c.settings == nil {
+			l.c.settings = map[*loader.Setting]*ast.Term{}
+		}
+		l.c.settings[s] = t
+		return t
+	}
+	if t, ok := l.byKey[key]; ok {
+		return t
+	}
+	var t *ast.Term
+	if v := l.v.MapIndex(reflect.ValueOf(key)); v.IsValid() {
+		t = l.convert(l.elem, v)
+	}
+	if l.byKey == nil {
+		l.byKey = map[string]*ast.Term{}
+	}
+	l.byKey[key] = t
+	return t
 }
 
-// settingIndex is mapIndex for the model's settings, without boxing the
-// key.
-func settingIndex(m reflect.Value, key string) (reflect.Value, bool) {
-	s, ok := m.Interface().(map[string]*loader.Setting)[key]
-	return reflect.ValueOf(s), ok
+// readBefore is the term a read by key converted for the i-th sorted
+// entry, nil when none did.
+func (l *lazyMap) readBefore(i int) *ast.Term {
+	if l.settings {
+		s, _ := l.vals[i].Interface().(*loader.Setting)
+		return l.c.settings[s]
+	}
+	return l.byKey[l.keys[i]]
 }
 
 func (l *lazyMap) sorted() {
@@ -391,7 +418,7 @@ func (l *lazyMap) sorted() {
 	l.got = make([]*ast.Term, len(items))
 	for i, it := range items {
 		l.keys[i], l.keyTerms[i], l.vals[i] = it.key, l.c.str(it.key), it.val
-		l.got[i] = l.byKey[it.key] // converted already, or nil
+		l.got[i] = l.readBefore(i) // converted already, or nil
 	}
 	l.byKey = nil
 }
@@ -427,18 +454,7 @@ func (l *lazyMap) Get(key *ast.Term) *ast.Term {
 		}
 		return l.at(i)
 	}
-	if t, ok := l.byKey[string(s)]; ok {
-		return t
-	}
-	var t *ast.Term
-	if v, ok := l.index(l.v, string(s)); ok {
-		t = l.convert(l.elem, v)
-	}
-	if l.byKey == nil {
-		l.byKey = map[string]*ast.Term{}
-	}
-	l.byKey[string(s)] = t
-	return t
+	return l.byKeyRead(string(s))
 }
 
 func (l *lazyMap) Len() int { return l.v.Len() }
