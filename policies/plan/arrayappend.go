@@ -44,7 +44,12 @@ func sameFields(a, b reflect.Type) bool {
 // arr.Append(v) does (the element, its hash, the array's hash and
 // groundness) and returns the array with v.
 func appendOwned(arr *ast.Array, v *ast.Term) *ast.Array {
-	if !appendsInPlace {
+	return appendTo(arr, v, appendsInPlace)
+}
+
+// appendTo is appendOwned, in place when inPlace.
+func appendTo(arr *ast.Array, v *ast.Term, inPlace bool) *ast.Array {
+	if !inPlace {
 		return arr.Append(v)
 	}
 	f := (*arrayFields)(unsafe.Pointer(arr)) //nolint:gosec // the layout is checked: appendsInPlace

@@ -19,18 +19,15 @@ func TestAppendOwned(t *testing.T) {
 		ast.StringTerm("a"), ast.IntNumberTerm(7), ast.ObjectTerm(ast.Item(ast.StringTerm("k"), ast.BooleanTerm(true))),
 		ast.VarTerm("x"), ast.NullTerm(), ast.ArrayTerm(ast.StringTerm("b")),
 	}
-	for _, inPlace := range []bool{true, false} {
-		saved := appendsInPlace
-		appendsInPlace = inPlace && saved
+	for _, inPlace := range []bool{appendsInPlace, false} {
 		arr := ast.NewArrayWithCapacity(0)
 		for i, e := range elems {
-			arr = appendOwned(arr, e)
+			arr = appendTo(arr, e, inPlace)
 			want := ast.NewArray(elems[:i+1]...)
 			if arr.Compare(want) != 0 || arr.Hash() != want.Hash() || arr.IsGround() != want.IsGround() || arr.Len() != i+1 {
 				t.Errorf("in place %v, after %d elements: %v (hash %d, ground %v), want %v (hash %d, ground %v)",
 					inPlace, i+1, arr, arr.Hash(), arr.IsGround(), want, want.Hash(), want.IsGround())
 			}
 		}
-		appendsInPlace = saved
 	}
 }
