@@ -27,14 +27,20 @@ func (propertiesFormat) load(files []Input) []*Doc {
 			out = append(out, errDoc)
 			continue
 		}
-		out = append(out, parseProperties(f.Display, data))
+		out = append(out, parseProperties(f.Display, data, f.data == nil))
 	}
 	return out
 }
 
-// parseProperties reads one .properties file and decides what it is.
-func parseProperties(file string, data []byte) *Doc {
-	d, tooOften := properties.Read(file, data, MaxKeyRepeats)
+// parseProperties reads one .properties file and decides what it is;
+// owned: the loader read data itself (not an in-memory source, whose
+// bytes are the caller's), so nothing else holds it.
+func parseProperties(file string, data []byte, owned bool) *Doc {
+	read := properties.Read
+	if owned {
+		read = properties.ReadOwned
+	}
+	d, tooOften := read(file, data, MaxKeyRepeats)
 	r := &Doc{Doc: d}
 	if r.Err != nil {
 		return r

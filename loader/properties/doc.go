@@ -12,13 +12,23 @@ import (
 // what the file is, the loader decides from its keys): the last value of
 // each key in order of first occurrence, every repetition a duplicate
 // that lists each earlier occurrence, and the comment lines when one of
-// them is a directive. Read takes data over: the caller must not change
-// it afterwards (the comments may share its bytes). A file that does not
+// them is a directive. A file that does not
 // parse is a doc with Err. tooOften is the error for the first
 // key set more than maxRepeats times, nil when none is: whether it
 // applies is the caller's (a Jinja template repeats keys in branches).
 func Read(file string, data []byte, maxRepeats int) (d doc.Doc, tooOften *doc.Error) {
-	pf, err := parse(data, true)
+	return read(file, data, maxRepeats, false)
+}
+
+// ReadOwned is Read of data the caller hands over and never changes or
+// reads again (a file the loader read itself): the text is data itself,
+// not a copy, and the comments may share its bytes.
+func ReadOwned(file string, data []byte, maxRepeats int) (d doc.Doc, tooOften *doc.Error) {
+	return read(file, data, maxRepeats, true)
+}
+
+func read(file string, data []byte, maxRepeats int, owned bool) (d doc.Doc, tooOften *doc.Error) {
+	pf, err := parse(data, false, owned)
 	if err != nil {
 		e := &doc.Error{File: file, Line: 1, Message: err.Error()}
 		var pe *doc.Error

@@ -72,22 +72,22 @@ const (
 // empty: the caller names the text). Bytes that are not UTF-8 are decoded as ISO-8859-1, as
 // Java's Properties.load(InputStream) does. A NUL byte means the file is not
 // text and is an error. Time and memory are linear in len(data).
-func Parse(data []byte) (*File, error) { return parse(data, false) }
+func Parse(data []byte) (*File, error) { return parse(data, true, false) }
 
-// parse is Parse, or with forRead Read's parse of data the caller hands
-// over: the text is data itself when it is UTF-8 (not a copy: a bulk
-// lint's file texts were 4 % of its allocations), and the file's comments
-// are kept only when one of them is a directive (the only use of a
-// .properties file's comments, which the loader drops otherwise: a bulk
-// tree's comment lines, Kafka's documentation of each key, were another
-// 6 %). A file with a directive is scanned again, keeping them.
-func parse(data []byte, forRead bool) (*File, error) {
+// parse is Parse. Without allComments the file's comments are kept only
+// when one of them is a directive (the only use of a .properties file's
+// comments, which the loader drops otherwise: a bulk tree's comment lines,
+// Kafka's documentation of each key, were 6 % of a lint's allocations); a
+// file with a directive is scanned again, keeping them. With borrow the
+// text is data itself when it is UTF-8, not a copy (ReadOwned: the file
+// texts were another 4 %).
+func parse(data []byte, allComments, borrow bool) (*File, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, &doc.Error{Line: 1 + bytes.Count(data[:i], []byte{'\n'}), Column: i - bytes.LastIndexByte(data[:i], '\n'),
 			Message: "file contains a NUL byte; not a text properties file"}
 	}
-	text := decode(data, forRead)
-	f, empty, err := scan(text, !forRead)
+	text := decode(data, borrow)
+	f, empty, err := scan(text, allComments)
 	if err == nil && f.directive {
 		f, empty, err = scan(text, true)
 	}
@@ -173,12 +173,12 @@ func needsReference(text string) bool {
 
 // decode is data as text: UTF-8 as it is, other bytes as ISO-8859-1. With
 // borrow, UTF-8 data becomes the text itself: the caller never changes
-// data afterwards.
+// data afterwards (ReadOwned).
 func decode(data []byte, borrow bool) string {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if utf8.Valid(data) {
 		if borrow && len(data) > 0 {
-			return unsafe.String(&data[0], len(data)) //nolint:gosec // Read's data is the caller's no more
+			return unsafe.String(&data[0], len(data)) //nolint:gosec // ReadOwned's data is the caller's no more
 		}
 		return string(data)
 	}

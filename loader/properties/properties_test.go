@@ -337,3 +337,22 @@ func TestReadKeepsCommentsOnlyWithADirective(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOwnedAsRead: ReadOwned (the text is the data itself) reads what
+// Read reads, for UTF-8, a byte order mark, ISO-8859-1, a directive's
+// comments and a file that does not parse.
+func TestReadOwnedAsRead(t *testing.T) {
+	for _, text := range []string{
+		"a=1\nb = two \\\n  three\n",
+		"\xef\xbb\xbfa=1\n# kafkalint:ignore KFK1001 -- why\nb=2\n",
+		"caf\xe9=\xe9t\xe9\n",
+		"a=1\n\x00",
+		"",
+	} {
+		want, wantOften := Read("f.properties", []byte(text), 10)
+		got, gotOften := ReadOwned("f.properties", []byte(text), 10)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotOften, wantOften) {
+			t.Errorf("ReadOwned(%q) = %+v, %v; Read: %+v, %v", text, got, gotOften, want, wantOften)
+		}
+	}
+}
