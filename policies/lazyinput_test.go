@@ -217,8 +217,10 @@ func TestLazyMapReadByKeyFirst(t *testing.T) {
 			sameExactly(t, fmt.Sprintf("map %d [%v]", i, k), plan.Whole(v), w.Get(k))
 			read[string(k.Value.(ast.String))] = v
 		}
-		if l.Get(ast.StringTerm("no such key")) != nil || l.Get(ast.StringTerm("no such key")) != nil {
-			t.Errorf("map %d: an absent key is defined", i)
+		for range 2 { // the second read finds what the first recorded
+			if l.Get(ast.StringTerm("no such key")) != nil {
+				t.Errorf("map %d: an absent key is defined", i)
+			}
 		}
 		n := 0
 		l.Until(func(k, v *ast.Term) bool {

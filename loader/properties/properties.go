@@ -178,7 +178,7 @@ func decode(data []byte, borrow bool) string {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if utf8.Valid(data) {
 		if borrow && len(data) > 0 {
-			return unsafe.String(&data[0], len(data)) //nolint:gosec // ReadOwned's data is the caller's no more
+			return unsafe.String(&data[0], len(data)) // ReadOwned's data is the caller's no more
 		}
 		return string(data)
 	}

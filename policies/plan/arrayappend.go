@@ -52,7 +52,7 @@ func appendTo(arr *ast.Array, v *ast.Term, inPlace bool) *ast.Array {
 	if !inPlace {
 		return arr.Append(v)
 	}
-	f := (*arrayFields)(unsafe.Pointer(arr)) //nolint:gosec // the layout is checked: appendsInPlace
+	f := (*arrayFields)(unsafe.Pointer(arr)) // the layout is checked: appendsInPlace
 	h := v.Value.Hash()
 	f.elems = append(f.elems, v)
 	f.hashs = append(f.hashs, h)
