@@ -340,63 +340,39 @@ func (l *lazyStruct) Until(f func(k, v *ast.Term) bool) bool {
 }
 
 // lazyMap is a map with string keys as toValue's object, an entry
-// converted when read. Reads by key look the key up in the map; the keys
-// are sorted only when the map is iterated (a node's settings, Kafka's
-// defaults included, are read by key, some 50 of 200, and never
-// iterated: sorting them all per node was 2 % of a lint's instructions
-// and 3 % of its allocations). A value read by key is converted once: a
-// setting is kept in the converter's settings (one map per cluster), any
-// other value in byKey.
+// converted when read. The model's settings (settings) are read by key
+// without sorting their keys (a node's some 200, Kafka's defaults
+// included, are read by key some 50 times and never iterated: sorting
+// them all per node was 2 % of a lint's instructions and 3 % of its
+// allocations): a read looks the key up in the Go map, and the setting
+// converted is kept in the converter's settings (one map per cluster).
+// Any other map, and a settings map once iterated, sorts its keys once.
 type lazyMap struct {
 	lazyBase
 	elem     encoder
-	settings bool                 // a map[string]*loader.Setting
-	byKey    map[string]*ast.Term // other maps' values read by key (nil: no such key) until sorted
-	keys     []string             // sorted, once iterated
-	keyTerms []*ast.Term          // the keys' terms, in keys' order
-	vals     []reflect.Value      // the map's values, in keys' order
-	got      []*ast.Term          // converted values, in keys' order
+	settings bool            // a map[string]*loader.Setting
+	keys     []string        // sorted, once iterated
+	keyTerms []*ast.Term     // the keys' terms, in keys' order
+	vals     []reflect.Value // the map's values, in keys' order
+	got      []*ast.Term     // converted values, in keys' order
 }
 
-// byKeyRead is the value at key read before the keys are sorted.
-func (l *lazyMap) byKeyRead(key string) *ast.Term {
-	if l.settings {
-		s, ok := l.v.Interface().(map[string]*loader.Setting)[key] // no boxing of the key
-		if !ok {
-			return nil
-		}
-		if t, ok := l.c.settings[s]; ok {
-			return t
-		}
-		t := l.convert(l.elem, reflect.ValueOf(s))
-		if l.c.settings == nil {
-			l.c.settings = map[*loader.Setting]*ast.Term{}
-		}
-		l.c.settings[s] = t
+// setting is a settings map's value at key, read before the keys are
+// sorted.
+func (l *lazyMap) setting(key string) *ast.Term {
+	s, ok := l.v.Interface().(map[string]*loader.Setting)[key] // no boxing of the key
+	if !ok {
+		return nil
+	}
+	if t, ok := l.c.settings[s]; ok {
 		return t
 	}
-	if t, ok := l.byKey[key]; ok {
-		return t
+	t := l.convert(l.elem, reflect.ValueOf(s))
+	if l.c.settings == nil {
+		l.c.settings = map[*loader.Setting]*ast.Term{}
 	}
-	var t *ast.Term
-	if v := l.v.MapIndex(reflect.ValueOf(key)); v.IsValid() {
-		t = l.convert(l.elem, v)
-	}
-	if l.byKey == nil {
-		l.byKey = map[string]*ast.Term{}
-	}
-	l.byKey[key] = t
+	l.c.settings[s] = t
 	return t
-}
-
-// readBefore is the term a read by key converted for the i-th sorted
-// entry, nil when none did.
-func (l *lazyMap) readBefore(i int) *ast.Term {
-	if l.settings {
-		s, _ := l.vals[i].Interface().(*loader.Setting)
-		return l.c.settings[s]
-	}
-	return l.byKey[l.keys[i]]
 }
 
 func (l *lazyMap) sorted() {
@@ -418,9 +394,11 @@ func (l *lazyMap) sorted() {
 	l.got = make([]*ast.Term, len(items))
 	for i, it := range items {
 		l.keys[i], l.keyTerms[i], l.vals[i] = it.key, l.c.str(it.key), it.val
-		l.got[i] = l.readBefore(i) // converted already, or nil
+		if l.settings { // a setting read by key is converted already
+			s, _ := it.val.Interface().(*loader.Setting)
+			l.got[i] = l.c.settings[s]
+		}
 	}
-	l.byKey = nil
 }
 
 func (l *lazyMap) at(i int) *ast.Term {
@@ -447,14 +425,15 @@ func (l *lazyMap) Get(key *ast.Term) *ast.Term {
 	if !ok {
 		return nil
 	}
-	if l.keys != nil {
-		i, ok := slices.BinarySearch(l.keys, string(s))
-		if !ok {
-			return nil
-		}
-		return l.at(i)
+	if l.settings && l.keys == nil {
+		return l.setting(string(s))
 	}
-	return l.byKeyRead(string(s))
+	l.sorted()
+	i, ok := slices.BinarySearch(l.keys, string(s))
+	if !ok {
+		return nil
+	}
+	return l.at(i)
 }
 
 func (l *lazyMap) Len() int { return l.v.Len() }

@@ -184,7 +184,8 @@ func TestLazyInputConversionError(t *testing.T) {
 // (as the rules read a node's settings) gives toValue's values, undefined
 // for an absent key, and iterating it afterwards gives the very terms the
 // reads converted, and the whole value: for the settings of every node of
-// examples/ (settingIndex) and for a map of another type (mapIndex).
+// examples/ (read without sorting) and for a map of another type (sorted
+// at its first read).
 func TestLazyMapReadByKeyFirst(t *testing.T) {
 	type entry struct {
 		Name string   `json:"name"`
