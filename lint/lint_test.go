@@ -180,7 +180,7 @@ func TestCompileRestoresGC(t *testing.T) {
 // TestEvaluatingLargeKeepsAndRestoresGC: without a tuner, the collector's
 // target in force stays while a large cluster is evaluated (GOGC=off
 // stays off), and it is the same afterwards. (With a tuner running, the
-// large cluster gets the default: TestTuneGC.)
+// large cluster gets largeGCPercent: TestTuneGC.)
 // (Not parallel: the collector's setting is the process's.)
 func TestEvaluatingLargeKeepsAndRestoresGC(t *testing.T) {
 	orig := debug.SetGCPercent(100)

@@ -638,10 +638,7 @@ func (e *Engine) evalCompiled(ctx context.Context, input ast.Value) ([]reported,
 			n += set.Len()
 		}
 	}
-	var out []reported // nil when nothing is reported, as before it was sized
-	if n > 0 {
-		out = make([]reported, 0, n)
-	}
+	out := make([]reported, 0, n)
 	for _, i := range order {
 		if vals[i] == nil {
 			continue // undefined: no report rule body was defined
@@ -732,10 +729,7 @@ func environments(c *loader.Cluster) map[string]string {
 
 // findings turns a cluster's reports into findings.
 func (e *Engine) findings(p *Prepared, reports []reported) []report.Finding {
-	var out []report.Finding
-	if len(reports) > 0 {
-		out = make([]report.Finding, 0, len(reports))
-	}
+	out := make([]report.Finding, 0, len(reports))
 	whys := map[*Rule]string{} // a rule's METADATA why, reflowed once per cluster
 	for _, rep := range reports {
 		r := e.byKey[rep.category+"/"+rep.slug]
@@ -761,7 +755,7 @@ func (e *Engine) findings(p *Prepared, reports []reported) []report.Finding {
 		}
 	}
 	if len(out) == 0 {
-		out = nil
+		return nil // as a cluster without findings always was (the cache stores it)
 	}
 	return p.redact.findings(out)
 }
