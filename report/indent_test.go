@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func FuzzIndentCompact(f *testing.F) {
 		if err := json.Indent(&want, compact.Bytes(), prefix, "  "); err != nil {
 			t.Fatal(err)
 		}
-		if got := indentCompact(nil, compact.Bytes(), prefix, "  "); !bytes.Equal(got, want.Bytes()) {
+		if got := indentCompact(nil, compact.Bytes(), prefix); !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("indentCompact(%q, %q):\n%s\nwant json.Indent's\n%s", compact.String(), prefix, got, want.Bytes())
 		}
 	})
@@ -66,7 +67,7 @@ func FuzzAppendFinding(f *testing.F) {
 		if err := enc.Encode(&fd); err != nil {
 			t.Fatal(err)
 		}
-		want := indentCompact(nil, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix, "  ")
+		want := indentCompact(nil, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix)
 		if got := appendFinding(nil, &fd, prefix); !bytes.Equal(got, want) {
 			t.Errorf("appendFinding:\n%s\nwant encoding/json's\n%s", got, want)
 		}
@@ -106,5 +107,40 @@ func TestPlain8(t *testing.T) {
 			}
 		}
 		check(w)
+	}
+}
+
+// TestAppendFindingCoversFinding: appendFinding writes every field of a
+// Finding as encoding/json does, each set to a value that is not its
+// zero (filled by reflection, so that a field added to Finding and not to
+// appendFinding fails here, omitempty or not).
+func TestAppendFindingCoversFinding(t *testing.T) {
+	var fd Finding
+	v := reflect.ValueOf(&fd).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("s" + v.Type().Field(i).Name)
+		case reflect.Int:
+			f.SetInt(int64(i + 1))
+		case reflect.Slice, reflect.Pointer:
+			if f.Type() == reflect.TypeFor[[]Location]() {
+				f.Set(reflect.ValueOf([]Location{{File: "f", Line: 2, Column: 3}}))
+			} else if f.Type() != reflect.TypeFor[*Suppression]() { // json:"-"
+				t.Fatalf("field %s of type %s: fill it here", v.Type().Field(i).Name, f.Type())
+			}
+		default:
+			t.Fatalf("field %s of kind %s: fill it here", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&fd); err != nil {
+		t.Fatal(err)
+	}
+	want := indentCompact(nil, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), "    ")
+	if got := appendFinding(nil, &fd, "    "); !bytes.Equal(got, want) {
+		t.Errorf("appendFinding:\n%s\nwant encoding/json's\n%s", got, want)
 	}
 }

@@ -66,21 +66,21 @@ func (j *jsonStream) value(prefix string, v any) {
 	if j.err = j.enc.Encode(v); j.err != nil {
 		return
 	}
-	j.pretty = indentCompact(j.pretty[:0], bytes.TrimSuffix(j.compact.Bytes(), []byte("\n")), prefix, "  ")
+	j.pretty = indentCompact(j.pretty[:0], bytes.TrimSuffix(j.compact.Bytes(), []byte("\n")), prefix)
 	_, j.err = j.w.Write(j.pretty)
 }
 
 // indentCompact appends src indented as json.Indent(dst, src, prefix,
-// indent) does, for src that is the output of encoding/json (valid, with no
-// space outside strings): it skips over strings in runs instead of
-// stepping json's scanner through every byte, which took twice as long as
-// encoding a finding.
-func indentCompact(dst, src []byte, prefix, indent string) []byte {
+// "  ") does (the reports' indentation), for src that is the output of
+// encoding/json (valid, with no space outside strings): it skips over
+// strings in runs instead of stepping json's scanner through every byte,
+// which took twice as long as encoding a finding.
+func indentCompact(dst, src []byte, prefix string) []byte {
 	newline := func(depth int) {
 		dst = append(dst, '\n')
 		dst = append(dst, prefix...)
 		for range depth {
-			dst = append(dst, indent...)
+			dst = append(dst, "  "...)
 		}
 	}
 	needIndent := false // after { or [: indented unless it closes at once
