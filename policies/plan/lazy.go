@@ -1,6 +1,8 @@
 package plan
 
 import (
+	"strings"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -66,25 +68,30 @@ type lazyBuiltin func(e *eval, args []*ast.Term) (result *ast.Term, ok bool)
 // (a node's settings, its voters) most: count, object.keys, object.get
 // with a key, and the type checks, which read a Lazy's elements or kind,
 // and == and != (as values) between a Lazy and a value of another kind;
-// and sprintf, for the formats most messages use (sprintf.go).
+// sprintf, for the formats most messages use (sprintf.go); and the
+// comparisons, ==, !=, in, count, the type checks and small integer
+// arithmetic, object.get, array.slice and a few string functions on values
+// that are no Lazy, without a call of OPA's (native.go).
 var lazyBuiltins = map[string]lazyBuiltin{
-	ast.Sprintf.Name:   sprintf,
-	ast.IsObject.Name:  isKind(func(l Lazy) bool { return l.Object() }),
-	ast.IsArray.Name:   isKind(func(l Lazy) bool { return !l.Object() }),
-	ast.IsSet.Name:     isKind(func(Lazy) bool { return false }),
-	ast.IsString.Name:  isKind(func(Lazy) bool { return false }),
-	ast.IsNumber.Name:  isKind(func(Lazy) bool { return false }),
-	ast.IsBoolean.Name: isKind(func(Lazy) bool { return false }),
-	ast.IsNull.Name:    isKind(func(Lazy) bool { return false }),
-	ast.Equal.Name:     kindsDiffer(false),
-	ast.NotEqual.Name:  kindsDiffer(true),
-	ast.Count.Name: func(e *eval, args []*ast.Term) (*ast.Term, bool) {
-		l, ok := args[0].Value.(Lazy)
-		if !ok {
-			return nil, false
-		}
-		return e.intTerm(l.Len()), true
-	},
+	ast.Sprintf.Name:       sprintf,
+	ast.IsObject.Name:      isType(func(l Lazy) bool { return l.Object() }, func(v ast.Value) bool { _, ok := v.(ast.Object); return ok }),
+	ast.IsArray.Name:       isType(func(l Lazy) bool { return !l.Object() }, func(v ast.Value) bool { _, ok := v.(*ast.Array); return ok }),
+	ast.IsSet.Name:         isType(never, func(v ast.Value) bool { _, ok := v.(ast.Set); return ok }),
+	ast.IsString.Name:      isType(never, func(v ast.Value) bool { _, ok := v.(ast.String); return ok }),
+	ast.IsNumber.Name:      isType(never, func(v ast.Value) bool { _, ok := v.(ast.Number); return ok }),
+	ast.IsBoolean.Name:     isType(never, func(v ast.Value) bool { _, ok := v.(ast.Boolean); return ok }),
+	ast.IsNull.Name:        isType(never, func(v ast.Value) bool { _, ok := v.(ast.Null); return ok }),
+	ast.Equal.Name:         equality(false),
+	ast.NotEqual.Name:      equality(true),
+	ast.GreaterThan.Name:   comparison(func(c int) bool { return c > 0 }),
+	ast.GreaterThanEq.Name: comparison(func(c int) bool { return c >= 0 }),
+	ast.LessThan.Name:      comparison(func(c int) bool { return c < 0 }),
+	ast.LessThanEq.Name:    comparison(func(c int) bool { return c <= 0 }),
+	ast.Member.Name:        member,
+	ast.Count.Name:         count,
+	ast.Plus.Name:          arithmetic(func(x, y int64) int64 { return x + y }),
+	ast.Minus.Name:         arithmetic(func(x, y int64) int64 { return x - y }),
+	ast.Multiply.Name:      arithmetic(func(x, y int64) int64 { return x * y }),
 	ast.ObjectKeys.Name: func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
 		l, ok := args[0].Value.(Lazy)
 		if !ok || !l.Object() {
@@ -100,35 +107,15 @@ var lazyBuiltins = map[string]lazyBuiltin{
 		})
 		return ast.SetTerm(keys...), true
 	},
-	// object.get(object, key, default) with a key that is no array (a
-	// path): the object's value at key, else default.
-	ast.ObjectGet.Name: func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
-		l, ok := args[0].Value.(Lazy)
-		if !ok || !l.Object() {
-			return nil, false
-		}
-		switch args[1].Value.(type) {
-		case *ast.Array, Lazy:
-			return nil, false
-		}
-		if v := l.Get(args[1]); v != nil {
-			return v, true
-		}
-		return args[2], true
-	},
+	ast.ObjectGet.Name:  objectGet,
+	ast.ArraySlice.Name: arraySlice,
+	ast.TrimSpace.Name:  stringOp(strings.TrimSpace),
+	ast.Upper.Name:      stringOp(strings.ToUpper),
+	ast.EndsWith.Name:   endsWith,
 }
 
-// isKind is a type check (is_object, ...) on a Lazy: true or false, as
-// OPA's checks give for any value.
-func isKind(is func(Lazy) bool) lazyBuiltin {
-	return func(_ *eval, args []*ast.Term) (*ast.Term, bool) {
-		l, ok := args[0].Value.(Lazy)
-		if !ok {
-			return nil, false
-		}
-		return ast.InternedTerm(is(l)), true
-	}
-}
+// never is a type check's answer for a Lazy of a kind no Lazy has.
+func never(Lazy) bool { return false }
 
 // kindsDiffer is == (ne false) or != (ne true) as a value, when one side
 // is a Lazy and the other of another kind (kindDiffers): never equal.
