@@ -2,6 +2,7 @@ package plan
 
 import (
 	"cmp"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -58,7 +59,9 @@ func count(e *eval, args []*ast.Term) (*ast.Term, bool) {
 	case ast.Set:
 		return e.intTerm(v.Len()), true
 	case ast.String:
-		return e.intTerm(utf8.RuneCountInString(string(v))), true // len([]rune(v))
+		// OPA counts the runes of []rune(v): RuneCountInString is that
+		// count, an invalid byte one rune each.
+		return e.intTerm(utf8.RuneCountInString(string(v))), true
 	}
 	return nil, false
 }
@@ -102,10 +105,11 @@ func arithmetic(op func(x, y int64) int64) lazyBuiltin {
 	}
 }
 
-// smallInt is topdown's: an integer within OPA's small range.
+// smallInt is topdown's: an integer within OPA's small range, the int32
+// window.
 func smallInt(n ast.Number) (int64, bool) {
 	i, ok := n.Int64()
-	return i, ok && -1<<31 <= i && i <= 1<<31-1
+	return i, ok && math.MinInt32 <= i && i <= math.MaxInt32
 }
 
 // isType is a type check: isLazy answers for a Lazy (by its kind), is for
