@@ -16,8 +16,8 @@ import (
 func TestMemoByValue(t *testing.T) {
 	const module = `package p
 
-# upper counts the calls of f (the test's own upper).
-f(x) := sprintf("%v:%v", [x, input.tag]) if upper("a") == "A"
+# lower counts the calls of f (the test's own lower).
+f(x) := sprintf("%v:%v", [x, input.tag]) if lower("A") == "a"
 
 equal_args := [f([1, {"a": 2}]), f(array.concat([1], [{"a": 2}])), f([1, object.union({}, {"a": 2})])]
 
@@ -44,9 +44,9 @@ scoped := [a, b, c] if {
 			for _, memo := range []bool{false, true} {
 				calls := 0
 				opts := Options{Builtins: map[string]topdown.BuiltinFunc{
-					"upper": func(_ topdown.BuiltinContext, _ []*ast.Term, iter func(*ast.Term) error) error {
+					"lower": func(_ topdown.BuiltinContext, _ []*ast.Term, iter func(*ast.Term) error) error {
 						calls++
-						return iter(ast.StringTerm("A"))
+						return iter(ast.StringTerm("a"))
 					},
 				}}
 				if memo {

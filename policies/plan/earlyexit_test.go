@@ -19,17 +19,17 @@ func TestEarlyExit(t *testing.T) {
 
 f(x) if x == 1
 
-f(x) if upper(input.s) == "A"
+f(x) if lower(input.s) == "a"
 
 default h(_) := false
 
 h(x) if x == 1
 
-h(x) if upper(input.s) == "A"
+h(x) if lower(input.s) == "a"
 
 g(x) := 1 if x == 1
 
-g(x) := 2 if upper(input.s) == "A"
+g(x) := 2 if lower(input.s) == "a"
 
 f_first := f(1)
 
@@ -44,9 +44,9 @@ g_conflict := g(1)
 	calls := 0
 	counted := func(bctx topdown.BuiltinContext, args []*ast.Term, iter func(*ast.Term) error) error {
 		calls++
-		return topdown.GetBuiltin("upper")(bctx, args, iter)
+		return topdown.GetBuiltin("lower")(bctx, args, iter)
 	}
-	prog := compileOf(t, module, Options{Builtins: map[string]topdown.BuiltinFunc{"upper": counted}},
+	prog := compileOf(t, module, Options{Builtins: map[string]topdown.BuiltinFunc{"lower": counted}},
 		"p/f_first", "p/f_second", "p/f_none", "p/h_default", "p/g_conflict")
 	skips := map[string]bool{}
 	for _, f := range prog.funcs {

@@ -31,7 +31,10 @@ type Options struct {
 	// Builtins adds non-OPA builtins by name (tests: kafkalint.parse), or
 	// replaces an OPA builtin's registered function with one that computes
 	// the same (policies: OPA's own, without the limits' wrapper); the
-	// rest are OPA's (topdown.GetBuiltin).
+	// rest are OPA's (topdown.GetBuiltin). For the operands they handle,
+	// the runtime's own versions of a few OPA builtins (sprintf.go,
+	// native.go, the Lazy reads) answer first, so a replacement of one of
+	// those is called only for the others.
 	Builtins map[string]topdown.BuiltinFunc
 	// MemoByValue names Rego functions (data.a.b.f) whose results an
 	// evaluation keeps by the value of their arguments: a costly function

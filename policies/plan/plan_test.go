@@ -185,12 +185,12 @@ func TestBuiltinErrors(t *testing.T) {
 
 soft := to_number("x")
 
-hard := upper("x")
+hard := lower("x")
 `
 	halt := func(topdown.BuiltinContext, []*ast.Term, func(*ast.Term) error) error {
 		return topdown.Halt{Err: errors.New("boom")}
 	}
-	prog := compileOf(t, module, Options{Builtins: map[string]topdown.BuiltinFunc{"upper": halt}}, "p/soft", "p/hard")
+	prog := compileOf(t, module, Options{Builtins: map[string]topdown.BuiltinFunc{"lower": halt}}, "p/soft", "p/hard")
 	v, err := prog.Eval(context.Background(), "p/soft", nil, ast.NewObject())
 	if err != nil || v != nil {
 		t.Errorf("soft: %v, %v; want undefined", v, err)
