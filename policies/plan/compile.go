@@ -149,6 +149,8 @@ type compiler struct {
 	locals  map[ir.Local]int32 // the other IR locals' slots
 	nlocals int32
 	kinds   []blockKind
+	alias   map[ir.Local]ir.Local // copies read in place (aliases)
+	scan    aliasScan             // aliases' memory, reused
 }
 
 func newCompiler(policy *ir.Policy, opts Options) (*compiler, error) {
@@ -243,6 +245,7 @@ func (c *compiler) compile() (*Program, error) {
 	for _, f := range funcs {
 		fn := c.funcs[f.Name]
 		c.begin(fn)
+		c.alias = aliases(f, &c.scan)
 		for _, p := range f.Params {
 			fn.params = append(fn.params, c.local(p))
 		}
@@ -279,6 +282,7 @@ func (c *compiler) compile() (*Program, error) {
 
 func (c *compiler) begin(fn *function) {
 	c.fn = fn
+	c.alias = nil
 	clear(c.slots)
 	c.locals = nil
 	c.nlocals = 0
@@ -291,6 +295,9 @@ const denseLocals = 1 << 16
 // local maps an IR local to a dense slot of the function's frame; slots 0
 // and 1 of a plan are input and data.
 func (c *compiler) local(l ir.Local) int32 {
+	for a, ok := c.alias[l]; ok; a, ok = c.alias[l] {
+		l = a // a copy (aliases): its source's slot
+	}
 	dense := l >= 0 && l < denseLocals
 	if dense {
 		if int(l) >= len(c.slots) {
@@ -338,6 +345,11 @@ func (c *compiler) block(b *ir.Block, kind blockKind) ([]instr, error) {
 	for _, s := range b.Stmts {
 		if _, nop := s.(*ir.NopStmt); nop {
 			continue
+		}
+		if av, ok := s.(*ir.AssignVarStmt); ok {
+			if _, copied := c.alias[av.Target]; copied {
+				continue // its source is read in place
+			}
 		}
 		in, err := c.stmt(s)
 		if err != nil {
