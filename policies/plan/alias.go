@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/open-policy-agent/opa/v1/ir"
@@ -9,21 +8,20 @@ import (
 
 // aliases finds the copies from one local to another (AssignVarStmt) that
 // the runtime can skip, reading the source in place: the planner copies a
-// function's arguments into each rule body's locals (one local per
-// variable, copied again by each rule body that uses it), an element a
-// scan binds into the rule's variable, a call's result into the variable
-// it is assigned to; copies were a third of the statements a lint ran. A
-// target is replaced by its source (the result maps target to source)
-// when
-//   - it is no parameter and not the return local, and every statement
-//     that writes it is one of its copies, all from the same source;
-//   - every other statement that mentions it follows one of the copies in
-//     that copy's block (or is nested in a statement that does): the
-//     copy's region; no copy is in another's region; and
-//   - no statement in a copy's region writes the source.
+// function's arguments into each rule body's locals, an element a scan
+// binds into the rule's variable, a call's result into the variable it
+// is assigned to; copies are a third of the statements a lint runs. A
+// copy's target is replaced by its source (the result maps target to
+// source) when
+//   - the target is no parameter and not the return local, no statement
+//     writes it but the copy, and every other statement that mentions it
+//     follows the copy in the copy's block (or is nested in one that
+//     does), and
+//   - no statement after the copy in its block (nor nested in one) writes
+//     the source.
 //
-// A copy then runs before every read of the target, and between the two
-// the source keeps the value copied. A function with a statement kind
+// The copy then runs before every read of the target, and between the
+// two the source keeps the value copied. A function with a statement kind
 // useDef does not know gets no aliases.
 func aliases(f *ir.Func, a *aliasScan) map[ir.Local]ir.Local {
 	a.reset()
@@ -32,21 +30,17 @@ func aliases(f *ir.Func, a *aliasScan) map[ir.Local]ir.Local {
 			return nil
 		}
 	}
-	// The copies of each target, in walk order.
-	slices.SortStableFunc(a.copies, func(x, y copyAt) int { return cmp.Compare(x.target, y.target) })
 	var out map[ir.Local]ir.Local
-	for i := 0; i < len(a.copies); {
-		j := i + 1
-		for j < len(a.copies) && a.copies[j].target == a.copies[i].target {
-			j++
+	for _, c := range a.copies {
+		t := c.target
+		if slices.Contains(f.Params, t) || t == f.Return || a.at(t).writes != 1 ||
+			a.at(t).first != c.pos || a.at(t).last > c.end || a.writesIn(c.source, c.pos, c.end) {
+			continue
 		}
-		if cs := a.copies[i:j]; a.aliased(f, cs) {
-			if out == nil {
-				out = map[ir.Local]ir.Local{}
-			}
-			out[cs[0].target] = cs[0].source
+		if out == nil {
+			out = map[ir.Local]ir.Local{}
 		}
-		i = j
+		out[t] = c.source
 	}
 	return out
 }
@@ -56,22 +50,18 @@ func aliases(f *ir.Func, a *aliasScan) map[ir.Local]ir.Local {
 // in its block, with theirs, are the positions up to the block's end),
 // and records where each local is mentioned and written.
 type aliasScan struct {
-	pos      int32
-	locals   []localUse             // by local (the planner numbers them densely)
-	mentions []mention              // chained by prev, per local
-	copies   []copyAt               // the copies from a local
-	other    map[ir.Local]*localUse // locals beyond denseLocals
+	pos    int32
+	locals []localUse             // by local (the planner numbers them densely)
+	writes []int32                // the positions of writes, chained by next
+	next   []int                  // the previous write of the same local, -1 for none
+	copies []copyAt               // the copies from a local, in walk order
+	other  map[ir.Local]*localUse // locals beyond denseLocals
 }
 
 type localUse struct {
+	first, last int32 // positions of the first and last mention, +1 (0: none)
 	writes      int32 // how many statements write it
-	lastMention int   // index in mentions of the last one, -1 for none
-}
-
-type mention struct {
-	pos   int32
-	write bool
-	prev  int // the local's previous mention, -1 for none
+	lastWrite   int   // index in writes of the last write, -1 for none
 }
 
 type copyAt struct {
@@ -82,13 +72,13 @@ type copyAt struct {
 // reset empties the scan for another function, keeping its memory.
 func (a *aliasScan) reset() {
 	a.pos = 0
-	a.locals, a.mentions, a.copies, a.other = a.locals[:0], a.mentions[:0], a.copies[:0], nil
+	a.locals, a.writes, a.next, a.copies, a.other = a.locals[:0], a.writes[:0], a.next[:0], a.copies[:0], nil
 }
 
 func (a *aliasScan) at(l ir.Local) *localUse {
 	if l >= 0 && l < denseLocals {
 		for int(l) >= len(a.locals) {
-			a.locals = append(a.locals, localUse{lastMention: -1})
+			a.locals = append(a.locals, localUse{lastWrite: -1})
 		}
 		return &a.locals[l]
 	}
@@ -97,44 +87,10 @@ func (a *aliasScan) at(l ir.Local) *localUse {
 	}
 	u := a.other[l]
 	if u == nil {
-		u = &localUse{lastMention: -1}
+		u = &localUse{lastWrite: -1}
 		a.other[l] = u
 	}
 	return u
-}
-
-// aliased says whether the target of copies (all of one target, in walk
-// order) can be read as their source (aliases).
-func (a *aliasScan) aliased(f *ir.Func, copies []copyAt) bool {
-	t, src := copies[0].target, copies[0].source
-	if slices.Contains(f.Params, t) || t == f.Return || int(a.at(t).writes) != len(copies) {
-		return false
-	}
-	for i, c := range copies {
-		if c.source != src || i > 0 && c.pos <= copies[i-1].end {
-			return false // another source, or in the previous copy's region
-		}
-	}
-	// in says whether a position is in a copy's region (or is a copy:
-	// at == true).
-	in := func(p int32) (inRegion, at bool) {
-		k, found := slices.BinarySearchFunc(copies, p, func(c copyAt, p int32) int { return cmp.Compare(c.pos, p) })
-		if found {
-			return false, true
-		}
-		return k > 0 && p <= copies[k-1].end, false
-	}
-	for m := a.at(t).lastMention; m >= 0; m = a.mentions[m].prev {
-		if inRegion, at := in(a.mentions[m].pos); !inRegion && !at {
-			return false
-		}
-	}
-	for m := a.at(src).lastMention; m >= 0; m = a.mentions[m].prev {
-		if inRegion, _ := in(a.mentions[m].pos); inRegion && a.mentions[m].write {
-			return false
-		}
-	}
-	return true
 }
 
 // block scans stmts; false for a statement kind useDef does not know.
@@ -145,17 +101,22 @@ func (a *aliasScan) block(stmts []ir.Stmt) bool {
 		a.pos++
 		known := useDef(s, func(l ir.Local, write bool) {
 			u := a.at(l)
-			a.mentions = append(a.mentions, mention{pos: p, write: write, prev: u.lastMention})
-			u.lastMention = len(a.mentions) - 1
+			if u.first == 0 {
+				u.first = p
+			}
+			u.last = p
 			if write {
 				u.writes++
+				a.writes = append(a.writes, p)
+				a.next = append(a.next, u.lastWrite)
+				u.lastWrite = len(a.writes) - 1
 			}
 		})
 		if !known {
 			return false
 		}
 		if av, ok := s.(*ir.AssignVarStmt); ok {
-			if src, ok := localOf(av.Source); ok {
+			if src, ok := localOf(av.Source); ok && src != av.Target { // a copy onto itself stays
 				a.copies = append(a.copies, copyAt{pos: p, end: -1, source: src, target: av.Target})
 			}
 		}
@@ -171,6 +132,16 @@ func (a *aliasScan) block(stmts []ir.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// writesIn says whether a statement at a position in (from, to] writes l.
+func (a *aliasScan) writesIn(l ir.Local, from, to int32) bool {
+	for w := a.at(l).lastWrite; w >= 0; w = a.next[w] {
+		if p := a.writes[w]; p > from && p <= to {
+			return true
+		}
+	}
+	return false
 }
 
 // nested are a statement's blocks.

@@ -295,8 +295,12 @@ const denseLocals = 1 << 16
 // local maps an IR local to a dense slot of the function's frame; slots 0
 // and 1 of a plan are input and data.
 func (c *compiler) local(l ir.Local) int32 {
-	for a, ok := c.alias[l]; ok; a, ok = c.alias[l] {
-		l = a // a copy (aliases): its source's slot
+	for range len(c.alias) { // a copy (aliases) of a copy ...: the first source's slot
+		a, ok := c.alias[l]
+		if !ok {
+			break
+		}
+		l = a
 	}
 	dense := l >= 0 && l < denseLocals
 	if dense {
