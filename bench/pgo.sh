@@ -44,7 +44,9 @@ profile() {
 
 for _ in 1 2 3 4 5; do
 	profile "$ROOT" examples
-	[[ -d "$CORPUS" ]] && profile "$(dirname "$CORPUS")" real-world
+	if [[ -d "$CORPUS" ]]; then
+		profile "$(dirname "$CORPUS")" real-world
+	fi
 done
 if [[ -d "$CORPUS" ]]; then
 	# bench/compare.sh's .properties-only configuration

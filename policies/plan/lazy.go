@@ -74,13 +74,13 @@ type lazyBuiltin func(e *eval, args []*ast.Term) (result *ast.Term, ok bool)
 // that are no Lazy, without a call of OPA's (native.go).
 var lazyBuiltins = map[string]lazyBuiltin{
 	ast.Sprintf.Name:       sprintf,
-	ast.IsObject.Name:      isType(func(l Lazy) bool { return l.Object() }, func(v ast.Value) bool { _, ok := v.(ast.Object); return ok }),
-	ast.IsArray.Name:       isType(func(l Lazy) bool { return !l.Object() }, func(v ast.Value) bool { _, ok := v.(*ast.Array); return ok }),
-	ast.IsSet.Name:         isType(never, func(v ast.Value) bool { _, ok := v.(ast.Set); return ok }),
-	ast.IsString.Name:      isType(never, func(v ast.Value) bool { _, ok := v.(ast.String); return ok }),
-	ast.IsNumber.Name:      isType(never, func(v ast.Value) bool { _, ok := v.(ast.Number); return ok }),
-	ast.IsBoolean.Name:     isType(never, func(v ast.Value) bool { _, ok := v.(ast.Boolean); return ok }),
-	ast.IsNull.Name:        isType(never, func(v ast.Value) bool { _, ok := v.(ast.Null); return ok }),
+	ast.IsObject.Name:      isType(func(l Lazy) bool { return l.Object() }, is[ast.Object]),
+	ast.IsArray.Name:       isType(func(l Lazy) bool { return !l.Object() }, is[*ast.Array]),
+	ast.IsSet.Name:         isType(never, is[ast.Set]),
+	ast.IsString.Name:      isType(never, is[ast.String]),
+	ast.IsNumber.Name:      isType(never, is[ast.Number]),
+	ast.IsBoolean.Name:     isType(never, is[ast.Boolean]),
+	ast.IsNull.Name:        isType(never, is[ast.Null]),
 	ast.Equal.Name:         equality(false),
 	ast.NotEqual.Name:      equality(true),
 	ast.GreaterThan.Name:   comparison(func(c int) bool { return c > 0 }),
@@ -116,6 +116,12 @@ var lazyBuiltins = map[string]lazyBuiltin{
 
 // never is a type check's answer for a Lazy of a kind no Lazy has.
 func never(Lazy) bool { return false }
+
+// is is a type check's answer for a value that is no Lazy.
+func is[T ast.Value](v ast.Value) bool {
+	_, ok := v.(T)
+	return ok
+}
 
 // kindsDiffer is == (ne false) or != (ne true) as a value, when one side
 // is a Lazy and the other of another kind (kindDiffers): never equal.

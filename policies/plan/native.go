@@ -10,15 +10,15 @@ import (
 )
 
 // The builtins below are OPA's own (topdown's comparison.go, type.go,
-// aggregates.go, arithmetic.go), written out for arguments that are no
-// Lazy: each is called a hundred thousand times or more in a lint of
-// bench/compare.sh's shared tree (1.4 million calls in all), and calling
-// OPA's costs more than its work: the call copies topdown.BuiltinContext
-// (some 40 words) by value, twice with the error wrapper, and goes
-// through an iterator. Each body below is its OPA counterpart's, for the
-// operand types it handles; any other operand (a Lazy, a type OPA answers
-// with an error) is not ok, and OPA's builtin runs. TestNativeAsOPA and
-// FuzzNativeAsOPA hold them to OPA's.
+// aggregates.go, arithmetic.go, object.go, array.go, strings.go), written
+// out for arguments that are no Lazy: most are called a hundred thousand
+// times or more in a lint of bench/compare.sh's shared tree (1.4 million
+// calls in all), and calling OPA's costs more than its work: the call
+// copies topdown.BuiltinContext (some 40 words) by value, twice with the
+// error wrapper, and goes through an iterator. Each body below is its OPA
+// counterpart's, for the operand types it handles; any other operand (a
+// Lazy, a type OPA answers with an error) is not ok, and OPA's builtin
+// runs. TestNativeAsOPA and FuzzNativeAsOPA hold them to OPA's.
 
 func isLazy(t *ast.Term) bool {
 	_, ok := t.Value.(Lazy)
