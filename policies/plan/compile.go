@@ -96,6 +96,10 @@ type function struct {
 	// skip: the rule bodies to skip once the return local is set
 	// (earlyExit); nil when every block runs.
 	skip []bool
+	// returnsLast: the function's last block, which only returned the
+	// return local, is dropped (returnsLast): a call that ends without a
+	// ReturnLocalStmt returns that local.
+	returnsLast bool
 }
 
 type builtin struct {
@@ -254,6 +258,7 @@ func (c *compiler) compile() (*Program, error) {
 			return nil, fmt.Errorf("plan: function %s: %w", f.Name, err)
 		}
 		fn.skip = earlyExit(f)
+		fn.returnsLast = returnsLast(fn)
 	}
 	constants(funcs, c.funcs)
 	c.prog.kept = make([]atomic.Pointer[keptValue], len(funcs))
@@ -278,6 +283,22 @@ func (c *compiler) compile() (*Program, error) {
 		}
 	}
 	return c.prog, nil
+}
+
+// returnsLast drops a function's last block when all it does is return
+// the return local (the planner ends every function so): running it was a
+// call of run and a statement per call. It reports whether it did.
+func returnsLast(fn *function) bool {
+	n := len(fn.blocks)
+	if n == 0 || n <= len(fn.skip) && fn.skip[n-1] {
+		return false
+	}
+	last := fn.blocks[n-1]
+	if len(last) != 1 || last[0].op != opReturnLocal || last[0].a != fn.ret {
+		return false
+	}
+	fn.blocks = fn.blocks[:n-1]
+	return true
 }
 
 func (c *compiler) begin(fn *function) {

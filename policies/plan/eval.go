@@ -341,6 +341,7 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 		}
 	}
 	var res *ast.Term
+	done := false
 	for i, b := range f.blocks {
 		if i < len(f.skip) && f.skip[i] && callee[f.ret] != nil {
 			continue // early exit: the value is set and no later rule changes it
@@ -351,9 +352,12 @@ func (e *eval) callFunc(fr []*ast.Term, in *instr) int {
 			return failed
 		}
 		if r == returned {
-			res = e.ret
+			res, done = e.ret, true
 			break
 		}
+	}
+	if !done && f.returnsLast {
+		res = callee[f.ret] // the dropped last block's ReturnLocalStmt
 	}
 	e.fn = caller
 	e.pop(f.nlocals)

@@ -53,6 +53,10 @@ func Whole(t *ast.Term) *ast.Term {
 	if t == nil {
 		return nil
 	}
+	switch t.Value.(type) {
+	case ast.String, ast.Number, ast.Boolean, *ast.Array:
+		return t // the kinds most values are, which no Lazy is: no interface lookup
+	}
 	if l, ok := t.Value.(Lazy); ok {
 		return l.Whole()
 	}
