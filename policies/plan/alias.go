@@ -120,10 +120,9 @@ func (a *aliasScan) block(stmts []ir.Stmt) bool {
 				a.copies = append(a.copies, copyAt{pos: p, end: -1, source: src, target: av.Target})
 			}
 		}
-		for _, b := range nested(s) {
-			if !a.block(b.Stmts) {
-				return false
-			}
+		nested(s, func(b *ir.Block) { known = known && a.block(b.Stmts) })
+		if !known {
+			return false
 		}
 	}
 	for i := mine; i < len(a.copies); i++ {
@@ -144,25 +143,10 @@ func (a *aliasScan) writesIn(l ir.Local, from, to int32) bool {
 	return false
 }
 
-// nested are a statement's blocks.
-func nested(s ir.Stmt) []*ir.Block {
-	switch s := s.(type) {
-	case *ir.BlockStmt:
-		return s.Blocks
-	case *ir.ScanStmt:
-		return []*ir.Block{s.Block}
-	case *ir.NotStmt:
-		return []*ir.Block{s.Block}
-	case *ir.WithStmt:
-		return []*ir.Block{s.Block}
-	}
-	return nil
-}
-
 // useDef calls f with every local a statement mentions (not those of its
-// nested blocks) and whether it writes it (or changes it in place, as
-// earlyexit's writes says), and says whether it knows the statement's
-// kind.
+// nested blocks) and whether it writes it (or changes it in place: an
+// array appended to, an object or set inserted into), and says whether it
+// knows the statement's kind.
 func useDef(s ir.Stmt, f func(l ir.Local, write bool)) bool {
 	op := func(os ...ir.Operand) {
 		for _, o := range os {

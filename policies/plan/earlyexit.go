@@ -156,72 +156,33 @@ func writesLocal(stmts []ir.Stmt, v ir.Local) bool {
 func walkStmts(stmts []ir.Stmt, f func(ir.Stmt)) {
 	for _, s := range stmts {
 		f(s)
-		switch s := s.(type) {
-		case *ir.BlockStmt:
-			for _, b := range s.Blocks {
-				walkStmts(b.Stmts, f)
-			}
-		case *ir.ScanStmt:
-			walkStmts(s.Block.Stmts, f)
-		case *ir.NotStmt:
-			walkStmts(s.Block.Stmts, f)
-		case *ir.WithStmt:
-			walkStmts(s.Block.Stmts, f)
-		}
+		nested(s, func(b *ir.Block) { walkStmts(b.Stmts, f) })
 	}
 }
 
-// writes reports whether a statement may write local v. A statement kind
-// not listed writes nothing (tests, breaks, returns) or is one Compile
-// refuses; an unknown kind counts as writing, to stay on the safe side.
-func writes(s ir.Stmt, v ir.Local) bool {
+// nested calls f with each of a statement's blocks, in order.
+func nested(s ir.Stmt, f func(*ir.Block)) {
 	switch s := s.(type) {
-	case *ir.AssignVarStmt:
-		return s.Target == v
-	case *ir.AssignVarOnceStmt:
-		return s.Target == v
-	case *ir.AssignIntStmt:
-		return s.Target == v
-	case *ir.ResetLocalStmt:
-		return s.Target == v
-	case *ir.DotStmt:
-		return s.Target == v
-	case *ir.LenStmt:
-		return s.Target == v
-	case *ir.MakeArrayStmt:
-		return s.Target == v
-	case *ir.MakeObjectStmt:
-		return s.Target == v
-	case *ir.MakeSetStmt:
-		return s.Target == v
-	case *ir.MakeNullStmt:
-		return s.Target == v
-	case *ir.MakeNumberIntStmt:
-		return s.Target == v
-	case *ir.MakeNumberRefStmt:
-		return s.Target == v
-	case *ir.CallStmt:
-		return s.Result == v
-	case *ir.ObjectMergeStmt:
-		return s.Target == v
-	case *ir.ArrayAppendStmt:
-		return s.Array == v
-	case *ir.ObjectInsertStmt:
-		return s.Object == v
-	case *ir.ObjectInsertOnceStmt:
-		return s.Object == v
-	case *ir.SetAddStmt:
-		return s.Set == v
+	case *ir.BlockStmt:
+		for _, b := range s.Blocks {
+			f(b)
+		}
 	case *ir.ScanStmt:
-		return s.Key == v || s.Value == v
+		f(s.Block)
+	case *ir.NotStmt:
+		f(s.Block)
 	case *ir.WithStmt:
-		return s.Local == v
-	case *ir.BlockStmt, *ir.NotStmt, *ir.BreakStmt, *ir.EqualStmt, *ir.NotEqualStmt,
-		*ir.IsArrayStmt, *ir.IsObjectStmt, *ir.IsSetStmt, *ir.IsDefinedStmt, *ir.IsUndefinedStmt,
-		*ir.ReturnLocalStmt, *ir.ResultSetAddStmt, *ir.NopStmt:
-		return false
+		f(s.Block)
 	}
-	return true
+}
+
+// writes reports whether a statement may write local v (useDef's
+// writes); a statement kind useDef does not know counts as writing, to
+// stay on the safe side.
+func writes(s ir.Stmt, v ir.Local) bool {
+	w := false
+	known := useDef(s, func(l ir.Local, write bool) { w = w || write && l == v })
+	return w || !known
 }
 
 // localOf is the local an operand names, if it names one.

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -47,23 +46,13 @@ func equality(ne bool) lazyBuiltin {
 	}
 }
 
-// count, a Lazy's elements included.
+// count, a Lazy's elements included (length, as LenStmt).
 func count(e *eval, args []*ast.Term) (*ast.Term, bool) {
-	switch v := args[0].Value.(type) {
-	case Lazy:
-		return e.intTerm(v.Len()), true
-	case *ast.Array:
-		return e.intTerm(v.Len()), true
-	case ast.Object:
-		return e.intTerm(v.Len()), true
-	case ast.Set:
-		return e.intTerm(v.Len()), true
-	case ast.String:
-		// OPA counts the runes of []rune(v): RuneCountInString is that
-		// count, an invalid byte one rune each.
-		return e.intTerm(utf8.RuneCountInString(string(v))), true
+	n, ok := length(args[0])
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return e.intTerm(n), true
 }
 
 // member is `x in collection` (internal.member_2) for a collection that is
