@@ -88,7 +88,10 @@ func newLazyEncoder(t reflect.Type) encoder {
 			if v.IsNil() {
 				return nullTerm, nil
 			}
-			l := &lazyMap{lazyBase: lazyBase{c: c, v: v}, elem: elem, settings: settings}
+			l := &lazyMap{lazyBase: lazyBase{c: c, v: v}, elem: elem}
+			if settings {
+				l.settings, _ = v.Interface().(map[string]*loader.Setting)
+			}
 			l.self = l
 			return ast.NewTerm(l), nil
 		}
@@ -350,17 +353,17 @@ func (l *lazyStruct) Until(f func(k, v *ast.Term) bool) bool {
 type lazyMap struct {
 	lazyBase
 	elem     encoder
-	settings bool            // a map[string]*loader.Setting
-	keys     []string        // sorted, once iterated
-	keyTerms []*ast.Term     // the keys' terms, in keys' order
-	vals     []reflect.Value // the map's values, in keys' order
-	got      []*ast.Term     // converted values, in keys' order
+	settings map[string]*loader.Setting // the map, when it is a model's settings
+	keys     []string                   // sorted, once iterated
+	keyTerms []*ast.Term                // the keys' terms, in keys' order
+	vals     []reflect.Value            // the map's values, in keys' order
+	got      []*ast.Term                // converted values, in keys' order
 }
 
 // setting is a settings map's value at key, read before the keys are
 // sorted.
 func (l *lazyMap) setting(key string) *ast.Term {
-	s, ok := l.v.Interface().(map[string]*loader.Setting)[key] // no boxing of the key
+	s, ok := l.settings[key]
 	if !ok {
 		return nil
 	}
@@ -394,7 +397,7 @@ func (l *lazyMap) sorted() {
 	l.got = make([]*ast.Term, len(items))
 	for i, it := range items {
 		l.keys[i], l.keyTerms[i], l.vals[i] = it.key, l.c.str(it.key), it.val
-		if l.settings { // a setting read by key is converted already
+		if l.settings != nil { // a setting read by key is converted already
 			s, _ := it.val.Interface().(*loader.Setting)
 			l.got[i] = l.c.settings[s]
 		}
@@ -425,7 +428,7 @@ func (l *lazyMap) Get(key *ast.Term) *ast.Term {
 	if !ok {
 		return nil
 	}
-	if l.settings && l.keys == nil {
+	if l.settings != nil && l.keys == nil {
 		return l.setting(string(s))
 	}
 	l.sorted()
