@@ -173,12 +173,15 @@ func evaluatingLarge() (done func()) {
 	})
 }
 
-// largeGCPercent is the collector's target while a large cluster is
-// evaluated. On bench/compare.sh's shared layout, whole-tree lint, peak
-// RSS over 8 runs: 100 gave 226-262 MB, 150 221-262 MB, for 2.7 % fewer
-// instructions of the .properties lint (21.57 -> 21.00 billion; the
-// collector's marking 5.04 -> 4.46). When the lint still held every file's
-// text (the previous stops) 85 gave 236 MB, 100 259 MB and 130 265-281 MB.
+// largeGCPercent caps the collector's target while a large cluster is
+// evaluated. On bench/compare.sh's shared layout the cap does not bind:
+// for a large cluster's live heap the tuner's own target is already about
+// Go's 100 (the lint made the same 13-15 collections with a cap of 150 and
+// of 300, GODEBUG=gctrace=1), and the whole-tree lint's peak RSS over 8
+// runs read 226-262 MB with a cap of 100 and 221-262 MB with 150. It binds
+// where the tuner's budget is large for the cluster (many small files
+// beside it). When the lint still held every file's text, 85 gave 236 MB,
+// 100 259 MB and 130 265-281 MB.
 const largeGCPercent = 150
 
 // evaluateCached is evaluateOne through run's cache (none when nil).
