@@ -56,15 +56,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export GOWORK=off
 
-WORK="${BENCH_DIR:-${TMPDIR:-/tmp}/kafkalint-bench}"
+# shellcheck source=bench/trees.sh
+source bench/trees.sh # WORK, CORPUS, FILES_PER_REPO, SEED, tree, properties_only_config
 REPOS="${BENCH_REPOS:-1000}"
 RUNS="${BENCH_RUNS:-3}"
 SINGLE="${BENCH_SINGLE:-30}"
 PAIRS="${BENCH_PAIRS:-8}"
 read -r -a LAYOUTS <<<"${BENCH_LAYOUTS:-separate shared}"
-FILES_PER_REPO=10
-SEED=1
-CORPUS="$ROOT/../shared/corpus/real-world"
 POLICY="$ROOT/bench/conftest/policy"
 CONFTEST_PKG=github.com/open-policy-agent/conftest
 
@@ -109,22 +107,10 @@ if ! [[ -x "$CONFTEST" ]] || ! "$CONFTEST" --version >/dev/null 2>&1; then
 fi
 
 # --- trees ---------------------------------------------------------------------
-gen_key="$( { cat bench/gen/*.go; ls -l "$CORPUS"/*/ ; echo "$FILES_PER_REPO $SEED"; } | sha256sum | cut -c1-16)"
-tree() { # layout repos -> directory holding that tree
-	local layout="$1" n="$2" dir="$WORK/tree-$1-$2"
-	if [[ "$(cat "$dir.stamp" 2>/dev/null)" != "$gen_key" ]]; then
-		rm -rf "$dir" "$dir.stamp"
-		"$BIN/gentree" -out "$dir" -layout "$layout" -repos "$n" -files "$FILES_PER_REPO" -seed "$SEED" -corpus "$CORPUS" >&2
-		echo "$gen_key" >"$dir.stamp"
-	fi
-	# Warm the page cache: every tool then reads from memory.
-	find "$dir" -type f -exec cat {} + >/dev/null
-	echo "$dir"
-}
 declare -A TREE TREE2 FILES_ALL FILES_PROPS FILES_ALL2
 for layout in "${LAYOUTS[@]}"; do
-	TREE[$layout]="$(tree "$layout" "$REPOS")"
-	TREE2[$layout]="$(tree "$layout" "$((REPOS * 2))")"
+	TREE[$layout]="$(tree "$BIN/gentree" "$layout" "$REPOS")"
+	TREE2[$layout]="$(tree "$BIN/gentree" "$layout" "$((REPOS * 2))")"
 	FILES_ALL[$layout]=$(find "${TREE[$layout]}" -type f | wc -l)
 	FILES_PROPS[$layout]=$(find "${TREE[$layout]}" -type f -name '*.properties' | wc -l)
 	FILES_ALL2[$layout]=$(find "${TREE2[$layout]}" -type f | wc -l)
@@ -132,10 +118,7 @@ done
 
 # kafkalint over the .properties files only, as conftest sees the tree.
 PROPS_CONFIG="$WORK/properties-only.kafkalint.yaml"
-cat >"$PROPS_CONFIG" <<'EOF'
-# bench/compare.sh: lint only the .properties files, the ones conftest reads.
-exclude: ["**/*.tf", "**/*.tf.json", "**/*.tfvars", "**/*.tfvars.json", "**/*.yaml", "**/*.yml"]
-EOF
+properties_only_config "$PROPS_CONFIG"
 # Conftest stops at the first file it cannot parse (one Terraform file of
 # the corpus is invalid on purpose) and has no rules for the other formats.
 CONFTEST_IGNORE='\.(tf|tfvars|json|ya?ml)$'

@@ -8,8 +8,8 @@
 # The profile is what kafkalint spends its time on in the runs users make:
 # a lint of examples/ and of the real-world corpus (repeated, as they are
 # short), and the whole-tree and .properties-only lints of both
-# bench/compare.sh trees (generated as compare.sh generates them, and
-# reused from its work directory, BENCH_DIR, when present). PGO changes
+# bench/compare.sh trees (bench/trees.sh: reused from its work directory,
+# BENCH_DIR, when current, else generated there). PGO changes
 # how the compiler inlines and devirtualizes, never what the program does:
 # refresh the profile after a large change of the engine or the rules; a
 # stale one only optimizes less.
@@ -19,10 +19,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export GOWORK=off
 
-WORK="${BENCH_DIR:-${TMPDIR:-/tmp}/kafkalint-bench}"
-CORPUS="$ROOT/../shared/corpus/real-world"
-FILES_PER_REPO=10 # as bench/compare.sh
-SEED=1
+# shellcheck source=bench/trees.sh
+source bench/trees.sh # WORK, CORPUS, tree, properties_only_config: compare.sh's trees
 OUT="$ROOT/cmd/kafkalint/default.pgo"
 
 tmp="$(mktemp -d)"
@@ -49,11 +47,9 @@ for _ in 1 2 3 4 5; do
 	fi
 done
 if [[ -d "$CORPUS" ]]; then
-	# bench/compare.sh's .properties-only configuration
-	echo 'exclude: ["**/*.tf", "**/*.tf.json", "**/*.tfvars", "**/*.tfvars.json", "**/*.yaml", "**/*.yml"]' >"$tmp/properties-only.yaml"
+	properties_only_config "$tmp/properties-only.yaml"
 	for layout in separate shared; do
-		dir="$WORK/tree-$layout-1000"
-		[[ -d "$dir" ]] || "$tmp/gentree" -out "$dir" -layout "$layout" -repos 1000 -files "$FILES_PER_REPO" -seed "$SEED" -corpus "$CORPUS" >&2
+		dir="$(tree "$tmp/gentree" "$layout" 1000)"
 		profile "$dir" .
 		profile "$dir" --config "$tmp/properties-only.yaml" .
 	done
